@@ -1,0 +1,33 @@
+# shellcheck shell=bash
+# Shared bats helpers: a real repository and goal per test, the real entry points.
+
+ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd -P)"
+HA="$ROOT/scripts/ha"
+LEDGER="$ROOT/scripts/judgment-ledger.sh"
+CARD="$ROOT/scripts/judgment-card.sh"
+FIXTURE_GOAL="$ROOT/tests/fixtures/goals/empty-input"
+
+export GIT_AUTHOR_NAME=Test GIT_AUTHOR_EMAIL=test@example.invalid
+export GIT_COMMITTER_NAME=Test GIT_COMMITTER_EMAIL=test@example.invalid
+export GIT_CONFIG_NOSYSTEM=1
+
+# make_repo: a fresh repository with one commit in $BATS_TEST_TMPDIR/repo; cd into it.
+make_repo() {
+  REPO="$BATS_TEST_TMPDIR/repo"
+  mkdir -p "$REPO/src"
+  git -C "$REPO" init -q -b main
+  printf 'demo\n' >"$REPO/README.md"
+  printf 'package count\n' >"$REPO/src/count.go"
+  git -C "$REPO" add -A
+  git -C "$REPO" commit -qm initial
+  cd "$REPO" || return 1
+}
+
+# make_goal: copy the fixture goal to docs/specs/empty-input and commit it.
+make_goal() {
+  GOAL=docs/specs/empty-input
+  mkdir -p "$REPO/docs/specs"
+  cp -R "$FIXTURE_GOAL" "$REPO/$GOAL"
+  git -C "$REPO" add -A
+  git -C "$REPO" commit -qm goal
+}

@@ -1,0 +1,62 @@
+"""Shared fixtures: real git repositories, real goal folders, the real `ha` entry point.
+
+Every test that needs a repository gets a fresh one under tmp_path; nothing is mocked.
+"""
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPTS = ROOT / "scripts"
+FIXTURE_GOAL = ROOT / "tests" / "fixtures" / "goals" / "empty-input"
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.invalid",
+    "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.invalid",
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+
+def git(cwd, *args, check=True):
+    env = dict(os.environ, **GIT_ENV)
+    return subprocess.run(["git", "-C", str(cwd), *args], check=check, env=env,
+                          capture_output=True, text=True)
+
+
+def run_script(name, *args, cwd=None, env=None, input=None):
+    """Run scripts/<name> as a user would; returns CompletedProcess with text output."""
+    full_env = dict(os.environ, **GIT_ENV)
+    full_env.update(env or {})
+    return subprocess.run([str(SCRIPTS / name), *map(str, args)], cwd=cwd, env=full_env,
+                          input=input, capture_output=True, text=True)
+
+
+def ha(*args, cwd, env=None, input=None):
+    return run_script("ha", *args, cwd=cwd, env=env, input=input)
+
+
+@pytest.fixture
+def repo(tmp_path):
+    """A fresh git repository with one commit (README.md) and a src/ file."""
+    path = tmp_path / "repo"
+    path.mkdir()
+    git(path, "init", "-q", "-b", "main")
+    (path / "README.md").write_text("demo\n")
+    (path / "src").mkdir()
+    (path / "src" / "count.go").write_text("package count\n")
+    git(path, "add", "-A")
+    git(path, "commit", "-qm", "initial")
+    return path
+
+
+@pytest.fixture
+def goal(repo):
+    """The fixture goal copied to docs/specs/empty-input and committed (not started)."""
+    dest = repo / "docs" / "specs" / "empty-input"
+    shutil.copytree(FIXTURE_GOAL, dest)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "goal")
+    return "docs/specs/empty-input"
