@@ -1,0 +1,174 @@
+"""`ha check`: run the commands PLAN.md's `## 조건표` declares and record one check line each.
+
+Each command runs without a shell from the worktree's top level, stdin closed, stdout and
+stderr together into a log under `<git-dir>/ha/runs/<goal-key>/`. The command runs outside the
+lock; only placing its log as `<seq>.log` and appending the line happen under it, so parallel
+checks in one worktree never wait for each other's commands.
+"""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import time
+
+from . import runs, safefs
+from .errors import INTERNAL, REFUSED, USAGE, HaError
+
+DEFAULT_TIMEOUT = 600.0
+_ID = re.compile(r"^(?:(?:AC|EX)-\d+|T\d{3,})$")
+
+
+class Target:
+    def __init__(self, label, target, row):
+        self.label = label      # what the result line names: AC-1, EX-2, T001#1
+        self.target = target    # the record's target object
+        self.row = row          # plan.ConditionRow
+        self.argv = None
+
+
+def select(goal, wanted):
+    """The targets to run for `wanted` ids (all runnable 조건표 rows when empty)."""
+    ids = goal.ids()
+    plan = ids.plan
+    targets = []
+    if not wanted:
+        for row in plan.conditions:
+            if row.runnable:
+                targets.append(Target(row.id, {"criterion": row.id}, row))
+        if not targets:
+            raise HaError(f"{goal.path}/PLAN.md: ## 조건표 declares no runnable rows", REFUSED)
+    for wid in dict.fromkeys(wanted):
+        if not _ID.match(wid):
+            raise HaError(f"{wid!r} is not a target id (AC-n, EX-n or T001...)", USAGE)
+        if wid.startswith("T"):
+            if wid not in ids.tasks:
+                raise HaError(f"{wid}: not in {goal.path}/PLAN.md ## Task", REFUSED)
+            rows = [r for r in plan.rows_for_task(wid) if r.runnable]
+            if not rows:
+                raise HaError(f"{wid}: no runnable ## 조건표 row names this task", REFUSED)
+            for index, row in enumerate(rows, 1):
+                targets.append(Target(f"{wid}#{index}", {"task": wid, "index": index}, row))
+            continue
+        if wid.startswith("AC-") and wid not in ids.criteria:
+            raise HaError(f"{wid}: not an acceptance criterion in {goal.path}/SPEC.md",
+                          REFUSED)
+        row = plan.condition(wid)
+        if row is None:
+            raise HaError(f"{wid}: no row in {goal.path}/PLAN.md ## 조건표", REFUSED)
+        if not row.runnable:
+            raise HaError(f"{wid}: a manual row ({row.note}); ha check cannot run it",
+                          REFUSED)
+        targets.append(Target(wid, {"criterion": wid}, row))
+    for t in targets:
+        t.argv = t.row.argv()
+    return targets
+
+
+def log_dir(goal) -> str:
+    return os.path.join(goal.repo.git_dir, "ha", "runs", goal.key)
+
+
+def check(goal, wanted, timeout=DEFAULT_TIMEOUT, report=None):
+    """Run and record every selected target; returns the list of appended records."""
+    chain = runs.read_chain(goal)
+    if not chain.ok:
+        raise runs.integrity_error(chain)
+    if chain.start is None:
+        raise HaError(f"not started: {goal.path} has no start line; run ha start first",
+                      REFUSED)
+    rules = runs.require_rules(chain.start)
+    targets = select(goal, wanted)
+    folder = log_dir(goal)
+    try:
+        safefs.ensure_dir(folder)
+    except safefs.FsError as exc:
+        raise HaError(f"cannot create {folder}: {exc}", INTERNAL) from None
+    done = []
+    for n, t in enumerate(targets):
+        if n:
+            goal.refresh()
+        done.append(_run_one(goal, rules, t, folder, timeout))
+        if report:
+            report(t, done[-1])
+    return done
+
+
+def _run_one(goal, rules, t, folder, timeout):
+    commit = goal.repo.head()
+    clean = goal.is_clean(rules)
+    digest = goal.digest()
+    tmp = os.path.join(folder, f".running-{os.getpid()}-{time.monotonic_ns()}.log")
+    exit_code, duration_ms = _execute(t.argv, goal.repo.toplevel, tmp, timeout)
+    try:
+        output = safefs.read_file(tmp)
+    except safefs.FsError as exc:
+        raise HaError(f"cannot read the check log {tmp}: {exc}", INTERNAL) from None
+    if exit_code is None:
+        result = "error"
+    else:
+        result = "pass" if exit_code == 0 else "fail"
+    def place_log(seq):
+        os.replace(tmp, os.path.join(folder, f"{seq}.log"))
+
+    def fields(_chain, seq):
+        return {"target": t.target, "argv": t.argv,
+                "command_digest": runs.sha256_hex(t.row.command.encode("utf-8")),
+                "commit": commit, "tree_clean": clean, "spec_digest": digest,
+                "exit": exit_code, "result": result, "duration_ms": duration_ms,
+                "output_digest": runs.sha256_hex(output),
+                "output_path": f".git/ha/runs/{goal.key}/{seq}.log"}
+
+    def started(chain):
+        if chain.start is None:
+            raise HaError(f"not started: {goal.path} has no start line", REFUSED)
+        runs.require_rules(chain.start)
+
+    try:
+        return runs.append(goal, "check", fields, check=started, before_write=place_log)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _execute(argv, cwd, log_path, timeout):
+    """(exit code or None, duration ms); a note goes into the log when ha stopped the run."""
+    fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o666)
+    began = time.monotonic()
+    try:
+        try:
+            proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=fd,
+                                    stderr=subprocess.STDOUT, start_new_session=True)
+        except OSError as exc:
+            safefs.write_all(fd, f"ha: cannot start {argv[0]!r}: {exc.strerror or exc}\n"
+                             .encode())
+            return None, _ms(began)
+        try:
+            code = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            safefs.write_all(fd, f"\nha: timed out after {timeout:g} s; stopped\n".encode())
+            return None, _ms(began)
+        except BaseException:
+            _kill_group(proc)
+            raise
+        _kill_group(proc, only_leftovers=True)
+        if code < 0:
+            code = 128 - code  # killed by a signal: the shell's 128+n convention
+        return code, _ms(began)
+    finally:
+        os.close(fd)
+
+
+def _kill_group(proc, only_leftovers=False):
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    if not only_leftovers:
+        proc.wait()
+
+
+def _ms(began):
+    return int((time.monotonic() - began) * 1000)

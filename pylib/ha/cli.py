@@ -1,0 +1,181 @@
+"""The `ha` command line: parse arguments, call the library, map errors to exit codes.
+
+`ha history ...` is handed to `ha.history.cli.main(argv)` before anything else is imported,
+so the history's own start-up cost stays its own.
+"""
+from __future__ import annotations
+
+import sys
+
+from .errors import INTERNAL, USAGE, HaError
+
+USAGE_TEXT = """\
+usage: ha capabilities
+       ha start <goal> --request QUOTE [--rules run-rules/N]
+       ha check <goal> [AC-n|EX-n|T001 ...] [--timeout SECONDS]
+       ha status <goal> [--format md|json]
+       ha history <goal> ...
+       ha --version"""
+
+
+class _Args:
+    """A tiny option parser: exact flags, `--flag value` or `--flag=value`, usage errors 64."""
+
+    def __init__(self, command, argv, options, max_positional=None, min_positional=1):
+        self.values = {}
+        self.positional = []
+        it = iter(argv)
+        only_positional = False
+        for arg in it:
+            if not only_positional and arg == "--":
+                only_positional = True
+                continue
+            if not only_positional and arg.startswith("--"):
+                name, eq, value = arg.partition("=")
+                if name not in options:
+                    raise HaError(f"{command}: unknown option {name}", USAGE)
+                if not eq:
+                    value = next(it, None)
+                    if value is None:
+                        raise HaError(f"{command}: {name} needs a value", USAGE)
+                if name in self.values:
+                    raise HaError(f"{command}: {name} given twice", USAGE)
+                self.values[name] = value
+            elif not only_positional and arg.startswith("-") and arg != "-":
+                raise HaError(f"{command}: unknown option {arg}", USAGE)
+            else:
+                self.positional.append(arg)
+        if len(self.positional) < min_positional:
+            raise HaError(f"{command}: missing the goal argument", USAGE)
+        if max_positional is not None and len(self.positional) > max_positional:
+            raise HaError(f"{command}: unexpected argument {self.positional[max_positional]!r}",
+                          USAGE)
+
+
+def _open_goal(arg):
+    from . import gitrepo, goal
+    repo = gitrepo.discover()
+    return goal.resolve(repo, arg)
+
+
+def cmd_capabilities(argv, out):
+    if argv:
+        raise HaError(f"capabilities: unexpected argument {argv[0]!r}", USAGE)
+    from . import capabilities
+    out.write(capabilities.render())
+    return 0
+
+
+def cmd_start(argv, out):
+    args = _Args("start", argv, {"--request", "--rules"}, max_positional=1)
+    if "--request" not in args.values:
+        raise HaError("start: --request QUOTE is required (the user's words that asked for "
+                      "this run)", USAGE)
+    from . import runs, start
+    g = _open_goal(args.positional[0])
+    done = start.start(g, args.values["--request"],
+                       args.values.get("--rules", runs.DEFAULT_RULES))
+    rec = done.record
+    out.write(f"started: seq {done.seq}, base {rec['base_commit'][:12]}, "
+              f"rules {rec['rules']}\n")
+    return 0
+
+
+def cmd_check(argv, out):
+    args = _Args("check", argv, {"--timeout"})
+    from . import check
+    timeout = check.DEFAULT_TIMEOUT
+    raw = args.values.get("--timeout")
+    if raw is None:
+        import os
+        raw = os.environ.get("HA_CHECK_TIMEOUT") or None
+    if raw is not None:
+        try:
+            timeout = float(raw)
+        except ValueError:
+            timeout = -1
+        if not 0 < timeout < 10 ** 7:
+            raise HaError(f"check: --timeout {raw!r} is not a positive number of seconds",
+                          USAGE)
+    g = _open_goal(args.positional[0])
+    results = []
+
+    def report(target, done):
+        rec = done.record
+        extra = "" if rec["result"] == "pass" else \
+            f", exit {'none' if rec['exit'] is None else rec['exit']}, log {rec['output_path']}"
+        out.write(f"{target.label} check {rec['result']} (seq {done.seq}{extra})\n")
+        out.flush()
+        results.append(rec["result"])
+
+    check.check(g, args.positional[1:], timeout=timeout, report=report)
+    return 0 if all(r == "pass" for r in results) else 1
+
+
+def cmd_status(argv, out):
+    args = _Args("status", argv, {"--format"}, max_positional=1)
+    fmt = args.values.get("--format", "md")
+    if fmt not in ("md", "json"):
+        raise HaError(f"status: --format must be md or json, not {fmt!r}", USAGE)
+    from . import status
+    g = _open_goal(args.positional[0])
+    out.write(status.render(status.collect(g), fmt))
+    return 0
+
+
+def cmd_history(argv, out):
+    try:
+        from .history import cli as history_cli
+    except ImportError as exc:
+        if getattr(exc, "name", None) in ("ha.history.cli", "ha.history"):
+            raise HaError("history: not available", USAGE) from None
+        raise
+    return history_cli.main(argv)
+
+
+COMMANDS = {"capabilities": cmd_capabilities, "start": cmd_start, "check": cmd_check,
+            "status": cmd_status, "history": cmd_history}
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    out = sys.stdout
+    try:
+        if not argv or argv[0] in ("-h", "--help", "help"):
+            (out if argv else sys.stderr).write(USAGE_TEXT + "\n")
+            return 0 if argv else USAGE
+        if argv[0] == "--version":
+            from . import HA_VERSION
+            out.write(f"ha {HA_VERSION}\n")
+            return 0
+        command = COMMANDS.get(argv[0])
+        if command is None:
+            raise HaError(f"unknown command {argv[0]!r} (commands: {', '.join(COMMANDS)})",
+                          USAGE)
+        code = command(argv[1:], out)
+        out.flush()
+        return code
+    except HaError as err:
+        _flush_quietly(out)
+        print(err.render(), file=sys.stderr)
+        return err.exit_code
+    except BrokenPipeError:
+        return INTERNAL
+    except KeyboardInterrupt:
+        print("ha: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # anything unexpected is a bug: say so, exit 70
+        _flush_quietly(out)
+        print(f"ha: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return INTERNAL
+
+
+def _flush_quietly(stream):
+    try:
+        stream.flush()
+    except Exception:
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,268 @@
+"""Goal folders: resolution, target ids, the goal document set and its digest, clean excludes."""
+from __future__ import annotations
+
+import hashlib
+import os
+import posixpath
+import re
+import urllib.parse
+from dataclasses import dataclass, field
+
+from . import markdown, plan as planmod, safefs
+from .errors import REFUSED, USAGE, HaError
+from .gitrepo import Repo
+
+BUNDLE_FILES = ("PLAN.md", "REVIEW.md", "PROGRESS.md", "runs.jsonl")
+BUNDLE_DIRS = ("tasks",)
+OPTIONAL_MARK = "(선택)"
+
+_LIST_ITEM = re.compile(r"^ {0,3}[-*+](?:[ \t]+(.*))?$")
+_AC_ITEM = re.compile(r"^(?:\*\*(AC-\d+)\*\*|(AC-\d+))(?=[ \t]|$)[ \t]*(.*)$")
+_INLINE_LINK = re.compile(r"!?\[(?:[^\[\]\\]|\\.)*\]\(\s*(<[^>\n]*>|[^\s()]+(?:\([^\s()]*\)[^\s()]*)*)"
+                          r"(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?\s*\)")
+_REF_DEF = re.compile(r"^ {0,3}\[(?:[^\[\]\\]|\\.)+\]:[ \t]*(<[^>\n]*>|\S+)")
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+@dataclass
+class GoalIds:
+    criteria: list = field(default_factory=list)   # AC-n from SPEC.md, document order
+    extras: list = field(default_factory=list)     # EX-n from PLAN.md ## 조건표, table order
+    tasks: list = field(default_factory=list)      # T001... from PLAN.md ## Task, table order
+    optional: list = field(default_factory=list)   # criteria marked (선택)
+    plan: planmod.Plan = None
+
+    def all(self) -> set:
+        return set(self.criteria) | set(self.extras) | set(self.tasks)
+
+
+def goal_key(path: str) -> str:
+    """The goal path percent-escaped as one path segment (docs%2Fspecs%2Fempty-input)."""
+    return urllib.parse.quote(path, safe="")
+
+
+def is_bundle_path(rel: str) -> bool:
+    """True for goal-relative paths of the run bundle (never goal documents)."""
+    return rel in BUNDLE_FILES or rel.split("/", 1)[0] in BUNDLE_DIRS
+
+
+class Goal:
+    def __init__(self, repo: Repo, path: str):
+        self.repo = repo
+        self.path = path
+        self.abs_path = os.path.join(repo.toplevel, *path.split("/"))
+        self.runs_path = os.path.join(self.abs_path, "runs.jsonl")
+        self.key = goal_key(path)
+        self._ids = None
+        self._docs = None
+        self._digest = None
+
+    def __repr__(self):
+        return f"Goal({self.path!r})"
+
+    def refresh(self):
+        """Forget cached ids, documents, digest and git state (after running a command)."""
+        self._ids = self._docs = self._digest = None
+        self.repo.refresh()
+
+    def rel(self, name: str) -> str:
+        return f"{self.path}/{name}"
+
+    def read(self, name: str) -> bytes | None:
+        """Bytes of a regular file in the goal folder, None when missing or not regular."""
+        try:
+            return safefs.read_file(os.path.join(self.abs_path, *name.split("/")))
+        except safefs.FsError as exc:
+            if exc.state in ("missing", "not_regular"):
+                return None
+            raise HaError(f"{self.rel(name)}: cannot read: {exc.detail}", REFUSED) from None
+
+    def _text(self, name: str) -> str | None:
+        data = self.read(name)
+        if data is None:
+            return None
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data[:exc.start].count(b"\n") + 1
+            raise HaError(f"{self.rel(name)}:{line}: not valid UTF-8", REFUSED) from None
+
+    def has_spec(self) -> bool:
+        return safefs.kind(os.path.join(self.abs_path, "SPEC.md")) == "file"
+
+    # ids -------------------------------------------------------------------------------
+    def ids(self) -> GoalIds:
+        if self._ids is None:
+            ids = GoalIds()
+            spec = self._text("SPEC.md")
+            if spec is not None:
+                ids.criteria, ids.optional = parse_criteria(spec, self.rel("SPEC.md"))
+            plan_text = self._text("PLAN.md")
+            ids.plan = planmod.parse(plan_text or "", self.rel("PLAN.md"))
+            criteria = set(ids.criteria)
+            for row in ids.plan.conditions:
+                if row.id.startswith("AC-") and row.id not in criteria:
+                    raise HaError(f"{row.file}:{row.line}: {row.id} is not an acceptance "
+                                  "criterion in SPEC.md", REFUSED)
+            ids.extras = [r.id for r in ids.plan.conditions if r.id.startswith("EX-")]
+            ids.tasks = [t.id for t in ids.plan.tasks]
+            self._ids = ids
+        return self._ids
+
+    # documents and digest ----------------------------------------------------------------
+    def document_paths(self) -> list:
+        """Repository-relative SPEC.md plus the .md documents it links to, sorted bytewise."""
+        if self._docs is None:
+            found = {"SPEC.md"}
+            queue = ["SPEC.md"]
+            while queue:
+                name = queue.pop()
+                data = self.read(name)
+                if data is None:
+                    continue
+                for target in linked_documents(data.decode("utf-8", "replace"), name):
+                    if target not in found:
+                        found.add(target)
+                        queue.append(target)
+            self._docs = sorted((self.rel(n) for n in found), key=lambda p: p.encode())
+        return list(self._docs)
+
+    def digest(self) -> str:
+        if self._digest is None:
+            prefix = len(self.path) + 1
+            parts = []
+            for rel in self.document_paths():
+                data = self.read(rel[prefix:]) or b""
+                parts.append(rel.encode() + b"\0" + hashlib.sha256(data).hexdigest().encode()
+                             + b"\n")
+            self._digest = hashlib.sha256(b"".join(parts)).hexdigest()
+        return self._digest
+
+    # cleanliness -----------------------------------------------------------------------
+    def bundle_paths(self) -> list:
+        return [self.rel(n) for n in (*BUNDLE_FILES, *BUNDLE_DIRS)]
+
+    def sibling_goals(self) -> list:
+        """Repository-relative folders beside this goal that hold a SPEC.md."""
+        parent = posixpath.dirname(self.path)
+        parent_abs = os.path.dirname(self.abs_path)
+        try:
+            names = sorted(os.listdir(parent_abs))
+        except OSError:
+            return []
+        out = []
+        for name in names:
+            rel = posixpath.join(parent, name) if parent else name
+            if rel == self.path or name == ".git":
+                continue
+            if safefs.kind(os.path.join(parent_abs, name)) == "dir" and \
+                    safefs.kind(os.path.join(parent_abs, name, "SPEC.md")) == "file":
+                out.append(rel)
+        return out
+
+    def clean_excludes(self, rules: str) -> list:
+        excludes = set(self.document_paths()) | set(self.bundle_paths())
+        if _rules_number(rules) >= 2 and not self._shares_bundles():
+            for sib in self.sibling_goals():
+                excludes.update(f"{sib}/{n}" for n in (*BUNDLE_FILES, *BUNDLE_DIRS))
+        return sorted(excludes, key=lambda p: p.encode())
+
+    def _shares_bundles(self) -> bool:
+        try:
+            return self.ids().plan.shares_bundles
+        except HaError:
+            text = self.read("PLAN.md")
+            return text is not None and \
+                planmod.SHARED_BUNDLE_DECLARATION.encode() in text
+
+    def is_clean(self, rules: str) -> bool:
+        return self.repo.is_clean(self.clean_excludes(rules))
+
+
+def _rules_number(rules: str) -> int:
+    try:
+        return int(rules.rsplit("/", 1)[1])
+    except (IndexError, ValueError, AttributeError):
+        return 0
+
+
+def parse_criteria(text: str, file: str):
+    """(criteria, optional) from SPEC.md's `## Acceptance Criteria` list items."""
+    section = markdown.section(text, "Acceptance Criteria")
+    criteria, optional, seen = [], [], {}
+    for no, line in section or []:
+        m = _LIST_ITEM.match(line)
+        if not m:
+            continue
+        item = (m.group(1) or "").strip()
+        am = _AC_ITEM.match(item)
+        if not am:
+            raise HaError(f"{file}:{no}: list item under ## Acceptance Criteria has no "
+                          "AC-n id", REFUSED)
+        cid = am.group(1) or am.group(2)
+        if cid in seen:
+            raise HaError(f"{file}:{no}: duplicate id {cid} (first at line {seen[cid]})",
+                          REFUSED)
+        seen[cid] = no
+        criteria.append(cid)
+        if am.group(3).startswith(OPTIONAL_MARK):
+            optional.append(cid)
+    return criteria, optional
+
+
+def linked_documents(text: str, name: str) -> list:
+    """Goal-relative .md documents linked from `text` (the document at goal-relative `name`)."""
+    out = []
+    base = posixpath.dirname(name)
+    for _no, line in markdown.lines_outside_fences(text):
+        line = markdown.strip_code_spans(line)
+        targets = [m.group(1) for m in _INLINE_LINK.finditer(line)]
+        rm = _REF_DEF.match(line)
+        if rm:
+            targets.append(rm.group(1))
+        for t in targets:
+            rel = _link_target(t, base)
+            if rel and rel.endswith(".md") and not is_bundle_path(rel):
+                out.append(rel)
+    return out
+
+
+def _link_target(target: str, base: str):
+    if target.startswith("<") and target.endswith(">"):
+        target = target[1:-1]
+    target = target.split("#", 1)[0].split("?", 1)[0]
+    if not target or target.startswith("/") or _SCHEME.match(target):
+        return None
+    target = urllib.parse.unquote(target)
+    joined = posixpath.normpath(posixpath.join(base, target)) if base else \
+        posixpath.normpath(target)
+    if joined.startswith("../") or joined in ("..", ".") or "\0" in joined:
+        return None
+    return joined
+
+
+def resolve(repo: Repo, arg: str, cwd: str | None = None) -> Goal:
+    """The goal folder named by `arg` (relative to `cwd` or absolute) inside `repo`'s worktree."""
+    if not arg:
+        raise HaError("goal: empty path", USAGE)
+    cwd = cwd or os.getcwd()
+    raw = os.path.join(cwd, arg)
+    real = os.path.realpath(raw)
+    top = os.path.realpath(repo.toplevel)
+    if real == top:
+        raise HaError(f"goal {arg!r}: the repository root cannot be a goal", USAGE)
+    if not real.startswith(top.rstrip(os.sep) + os.sep):
+        raise HaError(f"goal {arg!r}: outside the worktree {repo.toplevel}", USAGE)
+    for gd in (repo.git_dir, repo.common_dir):
+        gd = os.path.realpath(gd)
+        if real == gd or real.startswith(gd + os.sep):
+            raise HaError(f"goal {arg!r}: inside the git dir", USAGE)
+    k = safefs.kind(real)
+    if k == "missing":
+        raise HaError(f"goal {arg!r}: no such folder", USAGE)
+    if k != "dir":
+        raise HaError(f"goal {arg!r}: not a folder", USAGE)
+    rel = os.path.relpath(real, top).replace(os.sep, "/")
+    if rel.split("/", 1)[0] == ".git":
+        raise HaError(f"goal {arg!r}: inside the git dir", USAGE)
+    return Goal(repo, rel)

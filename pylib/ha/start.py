@@ -1,0 +1,46 @@
+"""`ha start`: write the start line (line 1) of a goal's run record."""
+from __future__ import annotations
+
+import sys
+
+from . import runs
+from .errors import REFUSED, UNSUPPORTED, USAGE, HaError
+
+
+def start(goal, quote: str, rules: str = runs.DEFAULT_RULES, warn=None) -> runs.Appended:
+    if rules not in runs.SUPPORTED_RULES:
+        raise HaError(f"unsupported run rules {rules!r} (supported: "
+                      f"{', '.join(runs.SUPPORTED_RULES)})", UNSUPPORTED)
+    if not quote.strip():
+        raise HaError("--request: the quote must not be empty", USAGE)
+    if not goal.has_spec():
+        raise HaError(f"{goal.path}/SPEC.md: not found; a goal needs a SPEC.md", REFUSED)
+    goal.ids()  # a malformed goal is refused before anything is recorded
+    base = goal.repo.head()
+    if base is None:
+        raise HaError("the repository has no commit yet; commit the goal before ha start",
+                      REFUSED)
+
+    def refuse_if_started(chain):
+        if chain.raw:
+            what = "has a start line" if chain.start is not None else "is not empty"
+            raise HaError(f"already started: {goal.path}/runs.jsonl {what} "
+                          f"(head seq {chain.head['seq']})", REFUSED)
+
+    # Cheap checks run first under the lock so a started goal is refused without git status.
+    chain = runs.read_chain(goal)
+    if not chain.ok:
+        raise runs.integrity_error(chain)
+    refuse_if_started(chain)
+    clean = goal.is_clean(rules)
+    if not clean:
+        (warn or _warn)("worktree has changes outside the goal's documents and run bundle; "
+                        "recording tree_clean:false")
+    fields = {"goal": goal.path, "base_commit": base, "tree_clean": clean,
+              "spec_digest": goal.digest(),
+              "request": {"source": "conversation", "quote": quote}, "rules": rules}
+    return runs.append(goal, "start", fields, check=refuse_if_started)
+
+
+def _warn(message):
+    print(f"ha: warning: {message}", file=sys.stderr)
