@@ -113,6 +113,9 @@ class Goal:
     def document_paths(self) -> list:
         """Repository-relative SPEC.md plus the .md documents it links to, sorted bytewise."""
         if self._docs is None:
+            if self.read("SPEC.md") is None:
+                self._docs = []  # no SPEC.md: no documents, the digest of the empty text
+                return []
             found = {"SPEC.md"}
             queue = ["SPEC.md"]
             while queue:

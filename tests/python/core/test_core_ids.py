@@ -1,0 +1,121 @@
+"""Target ids: AC-n from SPEC.md, EX-n and AC rows from PLAN.md's 조건표, T001 from ## Task."""
+import pytest
+
+from conftest import ha
+from helpers_core import GOAL, plan_with, write_goal
+
+from ha import gitrepo, goal as goalmod
+from ha.errors import HaError
+
+
+def ids_of(repo, rel):
+    return goalmod.resolve(gitrepo.discover(str(repo)), rel, cwd=str(repo)).ids()
+
+
+def test_fixture_ids(repo, goal):
+    ids = ids_of(repo, goal)
+    assert ids.criteria == ["AC-1", "AC-2"]          # AC-99 in the fenced block is ignored
+    assert ids.optional == ["AC-2"]
+    assert ids.extras == ["EX-1"]
+    assert ids.tasks == ["T001"]
+    assert ids.all() == {"AC-1", "AC-2", "EX-1", "T001"}
+    rows = {r.id: r for r in ids.plan.conditions}
+    assert rows["AC-1"].argv() == ["true"] and rows["EX-1"].kind == "manual"
+
+
+SPEC_OK = "# x\n\n## Acceptance Criteria\n\n- **AC-1** one\n* AC-2\n   + AC-3 (선택) three\n"
+
+
+def test_list_markers_and_indent(repo):
+    write_goal(repo, "g", SPEC_OK)
+    ids = ids_of(repo, "g")
+    assert ids.criteria == ["AC-1", "AC-2", "AC-3"] and ids.optional == ["AC-3"]
+
+
+def test_only_the_acceptance_section_counts(repo):
+    spec = ("# x\n\n- AC-7 before\n\n## Acceptance Criteria\n\n- AC-1 a\n\n"
+            "### detail\n\n- AC-2 b\n\n## Other\n\n- not an id\n")
+    write_goal(repo, "g", spec)
+    assert ids_of(repo, "g").criteria == ["AC-1", "AC-2"]
+
+
+@pytest.mark.parametrize("spec,line,words", [
+    ("# x\n\n## Acceptance Criteria\n\n- AC-1 a\n- AC-1 again\n", 6, "duplicate id AC-1 (first at line 5)"),
+    ("# x\n\n## Acceptance Criteria\n\n- AC-1 a\n- just text\n", 6, "has no AC-n id"),
+    ("# x\n\n## Acceptance Criteria\n\n- AC-1a glued\n", 5, "has no AC-n id"),
+    ("# x\n\n## Acceptance Criteria\n\n-\n", 5, "has no AC-n id"),
+])
+def test_spec_errors_name_file_and_line(repo, spec, line, words):
+    write_goal(repo, "g", spec)
+    with pytest.raises(HaError) as exc:
+        ids_of(repo, "g")
+    assert exc.value.message.startswith(f"g/SPEC.md:{line}: ")
+    assert words in exc.value.message
+    assert exc.value.exit_code == 65
+
+
+@pytest.mark.parametrize("rows,line,words", [
+    (["| AC-1 | change | `true` | src/ | T001 |", "| AC-1 | change | `true` | src/ | T001 |"], 8, "duplicate id AC-1 (first at line 7)"),
+    (["| EX-1 | change | `true` | src/ | T001 |", "| EX-1 | manual | — 사람 | — | T001 |"], 8, "duplicate id EX-1"),
+    (["|  | change | `true` | src/ | T001 |"], 7, "row without an id"),
+    (["| AC-9 | change | `true` | src/ | T001 |"], 7, "AC-9 is not an acceptance criterion"),
+    (["| XY-1 | change | `true` | src/ | T001 |"], 7, "is not AC-n or EX-n"),
+    (["| EX-1 | sometimes | `true` | src/ | T001 |"], 7, "종류 'sometimes'"),
+    (["| EX-1 | change | true | src/ | T001 |"], 7, "must be one code span"),
+    (["| EX-1 | change | `a` and `b` | src/ | T001 |"], 7, "must be one code span"),
+    (["| EX-1 | manual | `true` | src/ | T001 |"], 7, "manual row"),
+    (["| EX-1 | change | `true` | src/ |"], 7, "has 4 cells"),
+    (["| EX-1 | change | `true` | src/ | T009 |"], 7, "Task 'T009' is not in ## Task"),
+])
+def test_plan_condition_errors_name_file_and_line(repo, rows, line, words):
+    write_goal(repo, "g", "# x\n\n## Acceptance Criteria\n\n- AC-1 a\n", plan_with(rows))
+    with pytest.raises(HaError) as exc:
+        ids_of(repo, "g")
+    assert exc.value.message.startswith(f"g/PLAN.md:{line}: "), exc.value.message
+    assert words in exc.value.message
+
+
+@pytest.mark.parametrize("task_row,words", [
+    ("| T1 | a | b | c | — | 예 | — |", "does not match T001"),
+    ("| T001 | a | b | c | — | maybe | — |", "필수 must be 예 or 아니오"),
+    ("| T001 | a | b | c | — | 예 | notes.md |", "문서 must be tasks/T001.md"),
+])
+def test_plan_task_errors(repo, task_row, words):
+    tasks = ("\n## Task\n\n| ID | 목표 | 근거 | 제안 | 선행 | 필수 | 문서 |\n"
+             "|---|---|---|---|---|---|---|\n" + task_row + "\n")
+    write_goal(repo, "g", "# x\n\n## Acceptance Criteria\n\n- AC-1 a\n", plan_with([], tasks))
+    with pytest.raises(HaError) as exc:
+        ids_of(repo, "g")
+    assert exc.value.message.startswith("g/PLAN.md:12: "), exc.value.message
+    assert words in exc.value.message
+
+
+def test_duplicate_task(repo):
+    tasks = ("\n## Task\n\n| ID | 목표 | 근거 | 제안 | 선행 | 필수 | 문서 |\n|---|---|---|---|---|---|---|\n"
+             "| T001 | a | b | c | — | 예 | — |\n| T001 | a | b | c | — | 아니오 | tasks/T001.md |\n")
+    write_goal(repo, "g", "# x\n\n## Acceptance Criteria\n\n- AC-1 a\n", plan_with([], tasks))
+    with pytest.raises(HaError, match=r"g/PLAN.md:13: duplicate id T001 \(first at line 12\)"):
+        ids_of(repo, "g")
+
+
+def test_wrong_columns(repo):
+    plan = "# PLAN\n\n## 조건표\n\n| ID | 종류 | 명령 |\n|---|---|---|\n| AC-1 | change | `true` |\n"
+    write_goal(repo, "g", "# x\n\n## Acceptance Criteria\n\n- AC-1 a\n", plan)
+    with pytest.raises(HaError, match=r"^g/PLAN.md:5: ## 조건표 columns must be exactly"):
+        ids_of(repo, "g")
+
+
+def test_fenced_table_is_ignored(repo):
+    plan = ("# PLAN\n\n## 조건표\n\n```\n| ID | x |\n```\n\n| ID | 종류 | 검증 명령 | 검사 경로 | Task |\n"
+            "|---|---|---|---|---|\n| EX-3 | maintain | `echo 'a b'` | src/ | — |\n")
+    write_goal(repo, "g", "# x\n\n## Acceptance Criteria\n\n- AC-1 a\n", plan)
+    ids = ids_of(repo, "g")
+    assert ids.extras == ["EX-3"] and ids.plan.conditions[0].argv() == ["echo", "a b"]
+
+
+def test_ids_error_refuses_start_with_file_line(repo):
+    write_goal(repo, "g", "# x\n\n## Acceptance Criteria\n\n- AC-1 a\n- AC-1 b\n")
+    r = ha("start", "g", "--request", "q", cwd=repo)
+    assert r.returncode == 65
+    assert r.stderr == "ha: g/SPEC.md:6: duplicate id AC-1 (first at line 5)\n"
+    assert not (repo / "g" / "runs.jsonl").exists()
