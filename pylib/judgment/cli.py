@@ -1,0 +1,216 @@
+"""The one Python entry of scripts/judgment-ledger.sh and scripts/judgment-card.sh.
+
+    python -m judgment.cli ledger append|search|recall ARGS...
+    python -m judgment.cli card should-issue|validate|record-answer|recall ARGS...
+
+Exit codes are the scripts' contract, except for `ledger append`, which returns APPEND_REJECTED
+for a rejected record: the shell maps it to 1 and maps every other failure of this process
+(a crash, an import error, a signal) to a fail-open skip.
+"""
+import json
+import sys
+
+from . import deps
+from .args import UsageError, parse, require
+
+APPEND_REJECTED = 65
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) < 2 or (argv[0], argv[1]) not in COMMANDS:
+        print("usage: python -m judgment.cli ledger|card SUBCOMMAND ARGS...", file=sys.stderr)
+        return 1
+    return COMMANDS[argv[0], argv[1]](argv[2:])
+
+
+def _out(text):
+    sys.stdout.write(text + "\n")
+
+
+def _err(tool, text):
+    print(f"judgment-{tool}: {text}", file=sys.stderr)
+
+
+def _deps_ok(tool, command):
+    missing = deps.missing()
+    if missing:
+        _err(tool, f"{command}: missing Python dependencies ({', '.join(missing)}) in "
+                   f"{sys.executable}; {deps.install_hint()}")
+    return not missing
+
+
+# --- judgment-ledger.sh ------------------------------------------------------------------------
+
+def ledger_append(argv):
+    try:
+        return _append(argv)
+    except Exception as e:  # anything unforeseen: still never block a judgment flow
+        _err("ledger", f"append skipped (unexpected {type(e).__name__}: {e})")
+        return 0
+
+
+def _append(argv):
+    missing = deps.missing()
+    if missing:
+        _err("ledger", f"append skipped (missing Python dependencies: {', '.join(missing)} "
+                       f"in {sys.executable}; {deps.install_hint()})")
+        return 0
+    from . import ledger, record
+    try:
+        _, given = parse(argv, record.FLAGS)
+        rec = record.build(given)
+    except (UsageError, record.RecordError) as e:
+        _err("ledger", f"append rejected ({e})")
+        return APPEND_REJECTED
+    try:
+        ledger.append(ledger.default_path(), record.to_line(rec))
+    except ledger.AppendSkipped as e:
+        _err("ledger", f"append skipped ({e})")
+    return 0
+
+
+def _read_args(tool, command, argv, text_field):
+    """Shared by search and recall: (project, text, limit) or None after printing the error."""
+    try:
+        _, values = parse(argv, ("project", text_field) + (("limit",) if text_field == "query" else ()))
+        require(values, "project", text_field)
+        if not values["project"]:
+            raise UsageError("project", "must not be empty")
+        limit = values.get("limit", "3")
+        if not limit.isdigit() or int(limit) < 1:
+            raise UsageError("limit", f"must be a positive integer, not {limit!r}")
+    except UsageError as e:
+        _err(tool, f"{command}: {e}")
+        return None
+    return values["project"], values[text_field], int(limit)
+
+
+def _print_json(value, **kwargs):
+    try:
+        text = json.dumps(value, ensure_ascii=False, **kwargs)
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate from a foreign \\ud800 escape
+        text = json.dumps(value, **kwargs)
+    _out(text)
+
+
+def ledger_search(argv):
+    args = _read_args("ledger", "search", argv, "query")
+    if args is None or not _deps_ok("ledger", "search"):
+        return 1
+    from . import ledger, search
+    project, query, limit = args
+    for rec in search.search(ledger.default_path(), project, query, limit):
+        _print_json(rec, separators=(",", ":"))
+    return 0
+
+
+def ledger_recall(argv):
+    args = _read_args("ledger", "recall", argv, "question")
+    if args is None or not _deps_ok("ledger", "recall"):
+        return 1
+    from . import ledger, recall
+    project, question, _ = args
+    _print_json(recall.recall(ledger.default_path(), project, question), separators=(",", ":"))
+    return 0
+
+
+# --- judgment-card.sh --------------------------------------------------------------------------
+
+def card_should_issue(argv):
+    try:
+        _, values = parse(argv, ("reason", "floor_category"))
+        if "floor_category" not in values or not values["floor_category"]:
+            require(values, "reason")
+    except UsageError as e:
+        _err("card", f"should-issue: {e}")
+        return 1
+    if not _deps_ok("card", "should-issue"):
+        return 1
+    from . import card
+    line, code = card.should_issue(values.get("reason"), values.get("floor_category"))
+    _out(line)
+    return code
+
+
+def _card_args(command, argv, fields):
+    try:
+        pos, values = parse(argv, fields, positionals=1)
+        if not pos:
+            raise UsageError(None, "missing CARD (path of a judgment-card.v1 JSON file)")
+        require(values, *fields)
+        for field in ("project", "session", "answer"):
+            if field in values and not values[field]:
+                raise UsageError(field, "must not be empty")
+    except UsageError as e:
+        _err("card", f"{command}: {e}")
+        return None
+    return pos[0], values
+
+
+def card_validate(argv):
+    args = _card_args("validate", argv, ())
+    if args is None or not _deps_ok("card", "validate"):
+        return 1
+    from . import card
+    try:
+        card.load_valid(args[0])
+    except card.CardError as e:
+        _print_card_error(e)
+        return 1
+    return 0
+
+
+def card_record_answer(argv):
+    args = _card_args("record-answer", argv, ("answer", "why", "project", "session"))
+    if args is None or not _deps_ok("card", "record-answer"):
+        return 1
+    from . import card
+    path, v = args
+    try:
+        doc = card.load_valid(path)
+    except card.CardError as e:
+        _print_card_error(e)
+        return 1
+    ids = card.option_ids(doc)
+    if v["answer"] not in ids:
+        _err("card", f"record-answer: --answer {v['answer']!r} is not an option of {path} "
+                     f"(valid: {', '.join(ids)})")
+        return 1
+    card.record_answer(path, doc, v["answer"], v["why"], v["project"], v["session"])
+    return 0
+
+
+def card_recall(argv):
+    args = _card_args("recall", argv, ("project",))
+    if args is None or not _deps_ok("card", "recall"):
+        return 1
+    from . import card
+    path, v = args
+    try:
+        merged = card.recall(card.load_valid(path), v["project"])
+    except card.CardError as e:
+        _print_card_error(e)
+        return 1
+    _print_json(merged, indent=2)
+    return 0
+
+
+def _print_card_error(error):
+    for i, line in enumerate(error.lines):
+        print(f"judgment-card: {line}" if i == 0 else line, file=sys.stderr)
+
+
+COMMANDS = {
+    ("ledger", "append"): ledger_append,
+    ("ledger", "search"): ledger_search,
+    ("ledger", "recall"): ledger_recall,
+    ("card", "should-issue"): card_should_issue,
+    ("card", "validate"): card_validate,
+    ("card", "record-answer"): card_record_answer,
+    ("card", "recall"): card_recall,
+}
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,61 @@
+"""harness-mem checkpoint client: one POST with a short timeout, fail-open."""
+import json
+import os
+import urllib.error
+import urllib.request
+
+TIMEOUT = 1.0
+PATH = "/v1/checkpoints/record"
+TITLE_CHARS = 60
+
+
+def configured(env=None):
+    """HARNESS_MEM_HOME set, else ~/.harness-mem or ~/.claude-mem exists."""
+    env = os.environ if env is None else env
+    if env.get("HARNESS_MEM_HOME"):
+        return True
+    home = env.get("HOME") or os.path.expanduser("~")
+    return any(os.path.exists(os.path.join(home, d)) for d in (".harness-mem", ".claude-mem"))
+
+
+def url(env=None):
+    env = os.environ if env is None else env
+    host = env.get("HARNESS_MEM_HOST") or "127.0.0.1"
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    return f"http://{host}:{env.get('HARNESS_MEM_PORT') or '37888'}{PATH}"
+
+
+def payload(card, answer, why, project, session, env=None):
+    env = os.environ if env is None else env
+    content = {"card": card, "answer": answer, "why": why}
+    return {
+        "session_id": session,
+        "title": "judgment: " + card["question"][:TITLE_CHARS],
+        "content": json.dumps(content, ensure_ascii=False, separators=(",", ":")),
+        "platform": env.get("HARNESS_MEM_PLATFORM") or "harness",
+        "project": project,
+        "tags": ["judgment-card"],
+    }
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None  # a 3xx is an answer that is not 2xx, not something to follow
+
+
+def post(body, env=None):
+    """POST the checkpoint; True on a 2xx answer, False on anything else (never raises)."""
+    env = os.environ if env is None else env
+    headers = {"Content-Type": "application/json"}
+    if env.get("HARNESS_MEM_ADMIN_TOKEN"):
+        headers["Authorization"] = "Bearer " + env["HARNESS_MEM_ADMIN_TOKEN"]
+    data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    # No proxies: harness-mem is a local daemon, and an HTTP_PROXY must not see its token.
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}), _NoRedirect)
+    try:
+        request = urllib.request.Request(url(env), data=data, headers=headers, method="POST")
+        with opener.open(request, timeout=TIMEOUT) as response:
+            return 200 <= response.status < 300
+    except Exception:  # unreachable, refused, timeout, bad URL, non-2xx (HTTPError)
+        return False

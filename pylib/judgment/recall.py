@@ -1,0 +1,29 @@
+"""Ledger records as judgment-card.v1 similar_past_decisions items, and the card merge."""
+from . import search
+
+SUMMARY_MAX = 120
+MEM_PREFIX = "judgment-ledger:"
+
+
+def item(rec):
+    question = rec["question"]
+    rationale = rec.get("rationale")
+    return {
+        "summary": question if len(question) <= SUMMARY_MAX else question[:SUMMARY_MAX - 3] + "...",
+        "decision": rec["answer"],
+        "outcome": rationale if type(rationale) is str and rationale else "recorded",
+        "decided_at": rec["decided_at"],
+        "mem_id": MEM_PREFIX + rec["id"],
+    }
+
+
+def recall(path, project, question):
+    """The similar past decisions for a question (at most search.MAX_LIMIT)."""
+    return [item(r) for r in search.search(path, project, question)]
+
+
+def merge(card, items):
+    """A copy of the card with similar_past_decisions replaced by items (key order kept)."""
+    merged = dict(card)
+    merged["similar_past_decisions"] = items
+    return merged

@@ -1,0 +1,92 @@
+"""String-match ranking over one project's records, streaming with a bounded top-k.
+
+Ranking (seed, Phase 98.1): the whole query as a case-insensitive substring of the question, the
+answer, the rationale or a tag ranks first; otherwise one point per distinct whitespace token of
+2+ characters found in any of them; a record with no point is no match. Ties: newest decided_at
+first, then the later line first. An empty query lists the newest records.
+Case-insensitive means Unicode case folding (str.casefold) on both sides.
+"""
+import heapq
+import json
+
+from . import ledger
+
+MAX_LIMIT = 3
+
+
+def search(path, project, query, limit=MAX_LIMIT):
+    """Up to `limit` (at most MAX_LIMIT) records of `project`, best first."""
+    limit = max(1, min(int(limit), MAX_LIMIT))
+    whole, tokens = parse_query(query)
+    keep = _byte_filter(tokens or [whole]) if whole else None
+    top = []  # min-heap of (rank key, record); the line number makes every key unique
+    for number, rec in ledger.records(path, project, keep):
+        key = rank(rec, whole, tokens)
+        if key is None:
+            continue
+        entry = (key + (time_key(rec["decided_at"]), number), rec)
+        if len(top) < limit:
+            heapq.heappush(top, entry)
+        elif entry[0] > top[0][0]:
+            heapq.heapreplace(top, entry)
+    return [rec for _, rec in sorted(top, key=lambda e: e[0], reverse=True)]
+
+
+def parse_query(query):
+    """(whole query, distinct tokens of 2+ characters), both case-folded."""
+    whole = query.strip().casefold()
+    tokens = []
+    for token in query.split():
+        folded = token.casefold()
+        if len(token) >= 2 and folded not in tokens:
+            tokens.append(folded)
+    return whole, tokens
+
+
+def rank(rec, whole, tokens):
+    """(whole match, token points) for a matching record, None for no match."""
+    if not whole:
+        return (False, 0)
+    fields = [v.casefold() for v in _texts(rec)]
+    if any(whole in f for f in fields):
+        return (True, len(tokens))
+    points = sum(1 for t in tokens if any(t in f for f in fields))
+    return (False, points) if points else None
+
+
+def _texts(rec):
+    for key in ("question", "answer", "rationale"):
+        value = rec.get(key)
+        if type(value) is str:
+            yield value
+    tags = rec.get("tags")
+    if type(tags) is list:
+        yield from (t for t in tags if type(t) is str)
+
+
+def _byte_filter(needles):
+    """keep(line): could this raw line match one of the needles? No false negatives: a needle is
+    compared in its JSON-escaped form against the case-folded line, and lines with \\u escapes
+    (which may spell any character) are always kept."""
+    escaped = [json.dumps(n, ensure_ascii=False)[1:-1] for n in needles]
+
+    def keep(line):
+        if ledger.has_escapes(line):
+            return True
+        text = line.decode("utf-8", "replace").casefold()
+        return any(n in text for n in escaped)
+    return keep
+
+
+def time_key(value):
+    """A sortable UTC key for decided_at; unparseable times sort oldest."""
+    if len(value) == 20 and value[19] == "Z" and value[10] == "T":
+        return value[:19] + ".000000"
+    from datetime import datetime, timezone
+    try:
+        dt = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return ""
+    if dt.tzinfo is not None:
+        dt = dt.astimezone(timezone.utc)
+    return dt.strftime("%Y-%m-%dT%H:%M:%S.%f")

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# judgment-ledger.sh: the Judgment Ledger v1 (append | search | recall).
+#
+# Bash only dispatches and maps exits; every rule lives in pylib/judgment (one Python process
+# per call). append is fail-open: whatever goes wrong short of a rejected record, it exits 0
+# after one `append skipped (...)` line, so a judgment flow is never blocked.
+set -euo pipefail
+
+# shellcheck source=lib/py.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/py.sh"
+
+readonly APPEND_REJECTED=65 # judgment.cli's code for a rejected record (see cli.py)
+
+usage() {
+  cat <<'USAGE'
+usage:
+  judgment-ledger.sh append --project P --question Q --answer A --card-ref REF
+                            [--rationale TEXT] [--tags t1,t2] [--id ID]
+  judgment-ledger.sh search --project P --query TEXT [--limit N]    (N <= 3)
+  judgment-ledger.sh recall --project P --question TEXT
+Ledger: $HARNESS_JUDGMENT_LEDGER, else .claude/state/judgment-ledger.jsonl under
+$HARNESS_PROJECT_ROOT, the git top level, or the current directory.
+USAGE
+}
+
+python_or_fail() {
+  local py
+  py="$(harness_python)"
+  if ! command -v "$py" >/dev/null 2>&1; then
+    printf 'judgment-ledger: Python interpreter not found: %s; run bash scripts/setup.sh or set HARNESS_PYTHON\n' "$py" >&2
+    return 1
+  fi
+  printf '%s\n' "$py"
+}
+
+cmd_append() {
+  local py rc=0
+  py="$(harness_python)"
+  if ! command -v "$py" >/dev/null 2>&1; then
+    printf 'judgment-ledger: append skipped (Python interpreter not found: %s; run bash scripts/setup.sh)\n' "$py" >&2
+    return 0
+  fi
+  "$py" -m judgment.cli ledger append "$@" || rc=$?
+  case "$rc" in
+    0) return 0 ;;
+    "$APPEND_REJECTED") return 1 ;;
+    *)
+      printf 'judgment-ledger: append skipped (%s exited with status %s)\n' "$py" "$rc" >&2
+      return 0
+      ;;
+  esac
+}
+
+cmd_search() {
+  local py
+  py="$(python_or_fail)" || return 1
+  "$py" -m judgment.cli ledger search "$@"
+}
+
+cmd_recall() {
+  local py
+  py="$(python_or_fail)" || return 1
+  "$py" -m judgment.cli ledger recall "$@"
+}
+
+main() {
+  local cmd="${1:-}"
+  shift || true
+  case "$cmd" in
+    append) cmd_append "$@" ;;
+    search) cmd_search "$@" ;;
+    recall) cmd_recall "$@" ;;
+    -h | --help | help) usage ;;
+    *)
+      printf 'judgment-ledger: unknown subcommand %s\n' "${cmd:-(none)}" >&2
+      usage >&2
+      return 1
+      ;;
+  esac
+}
+
+main "$@"
