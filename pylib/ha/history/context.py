@@ -1,0 +1,41 @@
+"""Open a goal's history for add or for the views: repository, goal, run chain, store.
+
+Refusals, in this order: not_started (no valid start line), history_unsupported (start rules
+this ha does not know; add and views alike), run_record_broken (add only: a view of a broken
+chain whose line 1 is intact opens normally and its lineage becomes unverifiable).
+"""
+from __future__ import annotations
+
+from .. import gitrepo, goal as goalmod, runs
+from ..errors import HaError
+from .errors import HistoryError
+from .store import Store, locate
+
+
+class HistoryContext:
+    def __init__(self, repo, goal, chain, start_key: str, store: Store, rules: str):
+        self.repo = repo
+        self.goal = goal
+        self.chain = chain
+        self.start_key = start_key
+        self.store = store
+        self.rules = rules
+
+
+def open_history(goal_arg: str, *, for_write: bool, cwd: str | None = None) -> HistoryContext:
+    repo = gitrepo.discover(cwd)
+    goal = goalmod.resolve(repo, goal_arg, cwd)
+    chain = runs.read_chain(goal)
+    start = chain.start
+    if start is None:
+        raise HistoryError("not_started", f"{goal.path} has no valid start record "
+                           f"(run `ha start {goal.path}` first)")
+    try:
+        rules = runs.require_rules(start)
+    except HaError as exc:
+        raise HistoryError("history_unsupported", exc.message) from None
+    if for_write and not chain.ok:
+        raise HistoryError("run_record_broken",
+                           f"{goal.path}/runs.jsonl: {chain.error}; nothing was added")
+    key = runs.start_key(chain)
+    return HistoryContext(repo, goal, chain, key, locate(repo, key), rules)

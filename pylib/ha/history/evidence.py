@@ -1,0 +1,152 @@
+"""Observe evidence at registration (seed section 5) and identify file versions safely.
+
+file: the last path component is opened without following a symlink (a link there is
+`not_regular`); earlier components may be symlinks only if their real target stays inside the
+repository (else `outside`). The resolved parent is re-walked component by component with
+O_NOFOLLOW from the repository's top folder, so a swap after the check cannot lead outside.
+FIFOs and devices are opened with O_NONBLOCK and refused by fstat before any read, so nothing
+is ever waited on. At most FILE_READ_MAX bytes are identified; a file that is larger from the
+start or grows past the limit while read is `too_large` after one bounded extra read.
+"""
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+import stat
+
+from . import model
+from .errors import HistoryError
+
+_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_FILE = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+_CHUNK = 1 << 20
+
+
+def _walk(top_real: str, rel_parts):
+    """fd of top_real/rel_parts..., each step without following links; OSError on failure."""
+    fd = os.open(top_real, _DIR)
+    for part in rel_parts:
+        try:
+            nfd = os.open(part, _DIR, dir_fd=fd)
+        finally:
+            os.close(fd)
+        fd = nfd
+    return fd
+
+
+def _inside(path: str, top: str) -> bool:
+    return path == top or path.startswith(top.rstrip("/") + "/")
+
+
+def observe_file(top: str, path: str, limit: int = model.FILE_READ_MAX) -> dict:
+    """{"state": ..., ["version": sha256]} for repository-relative `path`."""
+    top_real = os.path.realpath(top)
+    parts = [p for p in path.split("/") if p not in ("", ".")]
+    if not parts:
+        return {"state": "not_regular"}
+    parent_rel, name = parts[:-1], parts[-1]
+    try:
+        parent_real = os.path.realpath(os.path.join(top_real, *parent_rel), strict=True) \
+            if parent_rel else top_real
+    except FileNotFoundError:
+        return {"state": "missing"}
+    except NotADirectoryError:
+        return {"state": "missing"}
+    except OSError:  # ELOOP, EACCES, ...: the path or a parent cannot be examined
+        return {"state": "unreadable"}
+    if not _inside(parent_real, top_real):
+        return {"state": "outside"}
+    if not os.path.isdir(parent_real):
+        return {"state": "missing"}
+    try:
+        dfd = _walk(top_real, [p for p in os.path.relpath(parent_real, top_real).split("/")
+                               if p != "."])
+    except FileNotFoundError:
+        return {"state": "missing"}
+    except OSError:  # replaced by a link or unreadable since realpath: do not guess
+        return {"state": "unreadable"}
+    try:
+        try:
+            fd = os.open(name, _FILE, dir_fd=dfd)
+        except FileNotFoundError:
+            return {"state": "missing"}
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                return {"state": "not_regular"}
+            if exc.errno in (errno.ENXIO, errno.EISDIR, errno.ENODEV):
+                return {"state": "not_regular"}
+            return {"state": "unreadable"}
+    finally:
+        os.close(dfd)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return {"state": "not_regular"}
+        if st.st_size > limit:
+            return {"state": "too_large"}
+        digest, total = hashlib.sha256(), 0
+        while True:
+            want = min(_CHUNK, limit + 1 - total)
+            chunk = os.read(fd, want)
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > limit:
+                return {"state": "too_large"}
+            digest.update(chunk)
+        return {"state": "read", "version": digest.hexdigest()}
+    except OSError:
+        return {"state": "unreadable"}
+    finally:
+        os.close(fd)
+
+
+def this_repository(repo) -> set:
+    """Names that identify this repository for commit:<sha>@<repository>: its top folder (as
+    given or resolved), its git common dir, and every configured remote URL."""
+    names = {repo.toplevel, os.path.realpath(repo.toplevel), repo.common_dir,
+             os.path.realpath(repo.common_dir)}
+    out = repo.git("config", "--get-regexp", r"^remote\..*\.url$", check=False)
+    for line in out.decode("utf-8", "surrogateescape").splitlines():
+        _, _, url = line.partition(" ")
+        if url:
+            names.add(url)
+    return names
+
+
+def observe(ev: dict, ctx, names_cache: dict) -> dict:
+    """The context.evidence[i] observation of decision.evidence[i]."""
+    kind = ev["type"]
+    if kind == "run":
+        sha = ctx.chain.line_sha256(ev["seq"])
+        if sha is None:
+            raise HistoryError("invalid_reference", f"run:{ev['seq']}: the run record of "
+                               f"{ctx.goal.path} has no line {ev['seq']}")
+        if "sha256" in ev and ev["sha256"] != sha:
+            raise HistoryError("invalid_reference", f"run:{ev['seq']}:{ev['sha256']}: line "
+                               f"{ev['seq']} of the run record has sha256 {sha}")
+        return {"type": "run", "state": "matched", "version": sha}
+    if kind == "file":
+        return {"type": "file", **observe_file(ctx.repo.toplevel, ev["path"])}
+    if kind == "commit":
+        if "repository" in ev:
+            if "names" not in names_cache:
+                names_cache["names"] = this_repository(ctx.repo)
+            repo_given = ev["repository"]
+            if repo_given not in names_cache["names"] and \
+                    os.path.realpath(repo_given) not in names_cache["names"]:
+                return {"type": "commit", "state": "other_repository"}
+        full = ctx.repo.resolve_commit(ev["commit"].lower())
+        if full is None:
+            return {"type": "commit", "state": "not_found"}
+        return {"type": "commit", "state": "found", "commit": full}
+    return {"type": "external", "state": "not_checked"}
+
+
+def check_runs(decision: dict, ctx) -> None:
+    """Refuse (invalid_reference) run evidence whose line is missing or whose hash differs,
+    before any file or commit is observed."""
+    for ev in decision.get("evidence", ()):
+        if ev["type"] == "run":
+            observe(ev, ctx, {})

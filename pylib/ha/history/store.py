@@ -1,0 +1,467 @@
+"""The decision-history store: <git-common-dir>/ha/history/<start-sha256>/{events.jsonl,last,lock}.
+
+Every path component is opened relative to its parent's fd without following symlinks and
+checked with fstat/lstat: a symlink, a non-regular file or folder, or a file with more than
+one link anywhere in the store path is history_unreadable, for reads and writes alike.
+Reads never create anything; when the lock file exists they hold a shared flock on it so a
+read that overlaps an add sees the history before or after it. Every read and every write
+verifies the whole chain first (seq, prev hashes, schema and fields, relations, line size,
+`last`); damage is history_corrupt and nothing is ever repaired or truncated.
+"""
+from __future__ import annotations
+
+import errno
+import fcntl
+import hashlib
+import json
+import os
+import stat
+
+from . import model, strictjson
+from .errors import HistoryError, corrupt, unreadable
+
+EVENTS, LAST, LOCK, TMP = "events.jsonl", "last", "lock", "last.tmp"
+_R = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK | os.O_NOCTTY
+_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_sha256 = hashlib.sha256
+
+
+class StoredEvent:
+    __slots__ = ("seq", "offset", "length", "sha256", "event")
+
+    def __init__(self, seq, offset, length, sha256, event):
+        self.seq, self.offset, self.length, self.sha256, self.event = (seq, offset, length,
+                                                                       sha256, event)
+
+    def __repr__(self):
+        return f"StoredEvent(D{self.seq}, {self.sha256[:12]})"
+
+
+def locate(repo, start_sha: str) -> "Store":
+    return Store(repo.common_dir, start_sha)
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+class Store:
+    def __init__(self, common_dir: str, key: str):
+        self.common_dir = common_dir
+        self.key = key
+        self.dir = os.path.join(common_dir, "ha", "history", key)
+        self.events_path = os.path.join(self.dir, EVENTS)
+        self.last_path = os.path.join(self.dir, LAST)
+        self.lock_path = os.path.join(self.dir, LOCK)
+        self.tmp_path = os.path.join(self.dir, TMP)
+
+    # -- path walking ------------------------------------------------------------------
+    def _open_dir(self, create: bool = False):
+        """fd of the store folder, or None when (some part of) it does not exist."""
+        try:
+            fd = os.open(self.common_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError as exc:
+            raise unreadable(f"cannot open git dir {self.common_dir}: {_why(exc)}") from None
+        shown = self.common_dir
+        for part in ("ha", "history", self.key):
+            shown = os.path.join(shown, part)
+            try:
+                try:
+                    nfd = os.open(part, _DIR, dir_fd=fd)
+                except FileNotFoundError:
+                    if not create:
+                        return None
+                    try:
+                        os.mkdir(part, 0o777, dir_fd=fd)
+                    except FileExistsError:
+                        pass
+                    nfd = os.open(part, _DIR, dir_fd=fd)
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                    raise unreadable(f"{shown} is a symlink or not a folder") from None
+                raise unreadable(f"cannot open {shown}: {_why(exc)}") from None
+            finally:
+                os.close(fd)
+            fd = nfd
+        return fd
+
+    def _open_file(self, dfd: int, name: str, flags: int = _R, mode: int = 0o666):
+        """fd of a regular single-link file in the store folder, or None when missing."""
+        try:
+            fd = os.open(name, flags, mode, dir_fd=dfd)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR, errno.ENOTDIR):
+                raise unreadable(f"{os.path.join(self.dir, name)} is a symlink or not a "
+                                 "regular file") from None
+            raise unreadable(f"cannot open {os.path.join(self.dir, name)}: {_why(exc)}") from None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise unreadable(f"{os.path.join(self.dir, name)} is not a regular file")
+            if st.st_nlink > 1:
+                raise unreadable(f"{os.path.join(self.dir, name)} has {st.st_nlink} links")
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd
+
+    def _check_tmp(self, dfd: int) -> bool:
+        """The temp file may only be absent or a regular single-link file (True if present)."""
+        try:
+            st = os.stat(TMP, dir_fd=dfd, follow_symlinks=False)
+        except FileNotFoundError:
+            return False
+        except OSError as exc:
+            raise unreadable(f"cannot inspect {self.tmp_path}: {_why(exc)}") from None
+        if not stat.S_ISREG(st.st_mode) or st.st_nlink > 1:
+            raise unreadable(f"{self.tmp_path} is a symlink, not a regular file or has links")
+        return True
+
+    # -- reads -------------------------------------------------------------------------
+    def exists(self) -> bool:
+        """True when events.jsonl exists; every component is checked on the way."""
+        dfd = self._open_dir()
+        if dfd is None:
+            return False
+        try:
+            self._check_tmp(dfd)
+            for name in (LOCK, LAST):
+                fd = self._open_file(dfd, name)
+                if fd is not None:
+                    os.close(fd)
+            fd = self._open_file(dfd, EVENTS)
+            if fd is None:
+                return False
+            os.close(fd)
+            return True
+        finally:
+            os.close(dfd)
+
+    def scan(self) -> "Scan":
+        """Iterate verified events in seq order (see Scan)."""
+        return Scan(self)
+
+    def read_at(self, offset: int, length: int) -> dict:
+        """Re-read one stored event located by a previous scan (length without the LF)."""
+        dfd = self._open_dir()
+        if dfd is None:
+            raise corrupt(f"{self.events_path} disappeared")
+        try:
+            fd = self._open_file(dfd, EVENTS)
+        finally:
+            os.close(dfd)
+        if fd is None:
+            raise corrupt(f"{self.events_path} disappeared")
+        try:
+            raw = os.pread(fd, length + 1, offset)
+        except OSError as exc:
+            raise unreadable(f"cannot read {self.events_path}: {_why(exc)}") from None
+        finally:
+            os.close(fd)
+        if len(raw) != length + 1 or not raw.endswith(b"\n"):
+            raise corrupt(f"{self.events_path} changed: no event line at byte {offset}")
+        try:
+            return json.loads(raw[:-1])
+        except ValueError:
+            raise corrupt(f"{self.events_path}: no event line at byte {offset}") from None
+
+    # -- writes ------------------------------------------------------------------------
+    def write_lock(self) -> "WriteLock":
+        return WriteLock(self)
+
+
+class Scan:
+    """One verified pass over the store. Iterate it to the end before trusting any event;
+    afterwards `count`, `head_sha256` (of the last line) and `last_behind` (the `last` file
+    names the event before the last one, as after a crash between write and update) are set.
+    """
+
+    def __init__(self, store: Store, dfd: int | None = None):
+        self.store = store
+        self._held_dfd = dfd           # set when the caller holds the exclusive lock
+        self.count = 0
+        self.head_sha256 = None
+        self.last_behind = False
+        self.done = False
+
+    def __iter__(self):
+        return self._run()
+
+    def _run(self):
+        st = self.store
+        if self._held_dfd is not None:
+            st._check_tmp(self._held_dfd)
+            yield from self._verify_fd(self._held_dfd)
+            return
+        dfd = st._open_dir()
+        if dfd is None:
+            self.done = True
+            return
+        lfd = None
+        try:
+            st._check_tmp(dfd)
+            lfd = st._open_file(dfd, LOCK)
+            if lfd is None:
+                # No add has taken the lock yet: read everything, then look again; a lock
+                # that appeared meanwhile means an add may be writing, so re-read under it.
+                data, last = self._read_all(dfd)
+                lfd = st._open_file(dfd, LOCK)
+                if lfd is None:
+                    yield from self._verify(_lines_of(data), last)
+                    return
+            try:
+                fcntl.flock(lfd, fcntl.LOCK_SH)
+            except OSError as exc:
+                raise unreadable(f"cannot lock {st.lock_path}: {_why(exc)}") from None
+            yield from self._verify_fd(dfd)
+        finally:
+            if lfd is not None:
+                os.close(lfd)
+            os.close(dfd)
+
+    def _read_last(self, dfd):
+        fd = self.store._open_file(dfd, LAST)
+        if fd is None:
+            return None
+        try:
+            data = os.read(fd, model.LAST_MAX + 1)
+        except OSError as exc:
+            raise unreadable(f"cannot read {self.store.last_path}: {_why(exc)}") from None
+        finally:
+            os.close(fd)
+        return data
+
+    def _read_all(self, dfd):
+        fd = self.store._open_file(dfd, EVENTS)
+        last = self._read_last(dfd)
+        if fd is None:
+            return None, last
+        try:
+            with os.fdopen(fd, "rb", closefd=True) as f:
+                return f.read(), last
+        except OSError as exc:
+            raise unreadable(f"cannot read {self.store.events_path}: {_why(exc)}") from None
+
+    def _verify_fd(self, dfd):
+        fd = self.store._open_file(dfd, EVENTS)
+        last = self._read_last(dfd)
+        if fd is None:
+            yield from self._verify(None, last)
+            return
+        with os.fdopen(fd, "rb", buffering=1 << 20, closefd=True) as f:
+            yield from self._verify(_lines_of_file(f, self.store.events_path), last)
+
+    def _verify(self, lines, last_raw):
+        key, path = self.store.key, self.store.events_path
+        prev = before = None
+        seq = offset = 0
+        request_ids = set()
+        if lines is not None:
+            for raw in lines:
+                seq += 1
+                if not raw.endswith(b"\n"):
+                    raise corrupt(f"{path} line {seq} is incomplete (no final newline)")
+                if len(raw) > model.LINE_MAX + 1:
+                    raise corrupt(f"{path} line {seq} is longer than {model.LINE_MAX} bytes")
+                raw = raw[:-1]
+                sha = _sha256(raw).hexdigest()
+                ev = parse_line(raw, seq, prev, key, path)
+                rid = ev["request_id"]
+                if rid in request_ids:
+                    raise corrupt(f"{path} line {seq}: request id {rid!r} is used twice")
+                request_ids.add(rid)
+                yield StoredEvent(seq, offset, len(raw), sha, ev)
+                offset += len(raw) + 1
+                before, prev = prev, sha
+        self.count, self.head_sha256 = seq, prev
+        self.last_behind = _check_last(last_raw, seq, prev, before, self.store.last_path,
+                                       lines is None)
+        self.done = True
+
+
+def _lines_of(data):
+    if data is None:
+        return None
+    return iter(data.splitlines(keepends=True))
+
+
+def _lines_of_file(f, path):
+    limit = model.LINE_MAX + 2
+    try:
+        while True:
+            line = f.readline(limit)
+            if not line:
+                return
+            yield line
+    except OSError as exc:
+        raise unreadable(f"cannot read {path}: {_why(exc)}") from None
+
+
+def parse_line(raw: bytes, seq: int, prev, key: str, path: str = EVENTS) -> dict:
+    """Parse and verify one stored line as line `seq` following a line hashing to `prev`."""
+    where = f"{path} line {seq}"
+    try:
+        ev = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise corrupt(f"{where} is not JSON") from None
+    if type(ev) is not dict:
+        raise corrupt(f"{where} is not a JSON object")
+    slow = model.dumps(ev) != raw
+    if slow:  # not our canonical encoding: look for repeated keys the dict hid
+        ev = strictjson.loads_marking(raw)
+        if isinstance(ev, strictjson.DupDict):
+            raise corrupt(f"{where} repeats the key {ev.duplicate!r}")
+    if tuple(ev) != model.EVENT_KEYS:
+        variants = [k for k in ev if isinstance(k, str) and k != "schema"
+                    and k.casefold() == "schema"]
+        if variants:
+            raise corrupt(f"{where} has a schema key spelled {variants[0]!r}")
+    schema = ev.get("schema")
+    if not isinstance(schema, str) or not schema:
+        raise corrupt(f"{where}: schema is missing, empty or not a string")
+    m = model.SCHEMA_RE.match(schema)
+    if not m:
+        raise corrupt(f"{where}: {schema!r} is not a decision-history schema id")
+    if m.group(1) != "1":
+        raise HistoryError("history_unsupported",
+                           f"{where} is {schema}; this ha reads only {model.EVENT_SCHEMA}")
+    if slow and strictjson.has_duplicates(ev):
+        raise corrupt(f"{where} repeats a key in a nested object")
+    if tuple(ev) != model.EVENT_KEYS and set(ev) != set(model.EVENT_KEYS):
+        raise corrupt(f"{where} must have exactly the fields {', '.join(model.EVENT_KEYS)}")
+    if type(ev["seq"]) is not int or ev["seq"] != seq:
+        raise corrupt(f"{where} has seq {ev['seq']!r}; expected {seq}")
+    if ev["id"] != f"D{seq}":
+        raise corrupt(f"{where} has id {ev['id']!r}; expected D{seq}")
+    if ev["prev"] != prev:
+        raise corrupt(f"{where}: prev does not match the sha256 of line {seq - 1}"
+                      if seq > 1 else f"{where}: the first line's prev must be null")
+    at = ev["at"]
+    if not isinstance(at, str) or not model.AT_RE.match(at):
+        raise corrupt(f"{where}: at must be a UTC time like 2026-01-02T03:04:05Z")
+    try:
+        model.check_request_id(ev["request_id"])
+        decision = model.check_decision(ev["decision"])
+        model.check_context(ev["context"], decision, key)
+    except HistoryError as exc:
+        raise corrupt(f"{where}: {exc.message}") from None
+    for ref, n in model.relation_seqs(decision):
+        if n >= seq:
+            raise corrupt(f"{where}: relation to {ref}, which is not an earlier event")
+    return ev
+
+
+def _check_last(last_raw, count, head_sha, before_sha, path, events_missing) -> bool:
+    """Compare `last` with the events; True when it is one event behind."""
+    if last_raw is None:
+        if count <= 1:
+            return count == 1
+        raise corrupt(f"{path} is missing while {count} events are stored")
+    try:
+        if len(last_raw) > model.LAST_MAX or not last_raw.endswith(b"\n"):
+            raise ValueError
+        last = json.loads(last_raw)
+        if not (isinstance(last, dict) and set(last) == {"seq", "sha256"}
+                and type(last["seq"]) is int and last["seq"] >= 1
+                and isinstance(last["sha256"], str) and model.SHA256_RE.match(last["sha256"])):
+            raise ValueError
+    except ValueError:
+        raise corrupt(f"{path} is not a {{seq, sha256}} line") from None
+    n, sha = last["seq"], last["sha256"]
+    if n > count:
+        raise corrupt(f"events are missing from the end: {path} names D{n}, "
+                      f"{'no events file exists' if events_missing else f'only {count} stored'}")
+    if n == count:
+        if sha != head_sha:
+            raise corrupt(f"{path} names D{n} with another sha256 than the stored line")
+        return False
+    if n == count - 1:
+        if sha != before_sha:
+            raise corrupt(f"{path} names D{n} with another sha256 than the stored line")
+        return True
+    raise corrupt(f"{path} names D{n} but {count} events are stored")
+
+
+class WriteLock:
+    """The exclusive store lock of one add; creates the store folders and lock file."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.dfd = self.lfd = None
+
+    def __enter__(self):
+        st = self.store
+        self.dfd = st._open_dir(create=True)
+        try:
+            self.lfd = st._open_file(self.dfd, LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW
+                                     | os.O_CLOEXEC | os.O_NOCTTY | os.O_NONBLOCK)
+            fcntl.flock(self.lfd, fcntl.LOCK_EX)
+        except OSError as exc:
+            self.__exit__(None, None, None)
+            raise unreadable(f"cannot lock {st.lock_path}: {_why(exc)}") from None
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def __exit__(self, *exc):
+        for fd in (self.lfd, self.dfd):
+            if fd is not None:
+                os.close(fd)
+        self.lfd = self.dfd = None
+        return False
+
+    def scan(self) -> Scan:
+        return Scan(self.store, dfd=self.dfd)
+
+    def append(self, raw: bytes) -> None:
+        """Append one line (raw + LF) with a single O_APPEND write, then fsync.
+
+        OSError before the write means nothing was written (history_unreadable for the
+        caller); any failure from the write on is raised as WriteFailed.
+        """
+        st = self.store
+        fd = st._open_file(self.dfd, EVENTS, os.O_WRONLY | os.O_APPEND | os.O_CREAT
+                           | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY | os.O_NONBLOCK)
+        data = raw + b"\n"
+        try:
+            n = os.write(fd, data)
+            if n != len(data):
+                raise WriteFailed(f"wrote {n} of {len(data)} bytes to {st.events_path}")
+            os.fsync(fd)
+            os.fsync(self.dfd)
+        except OSError as exc:
+            raise WriteFailed(f"{st.events_path}: {_why(exc)}") from None
+        finally:
+            try:
+                os.close(fd)
+            except OSError as exc:
+                raise WriteFailed(f"closing {st.events_path}: {_why(exc)}") from None
+
+    def write_last(self, seq: int, sha256: str) -> None:
+        """Replace `last` atomically (temp file, fsync, rename, fsync folder); WriteFailed."""
+        st = self.store
+        try:
+            if st._check_tmp(self.dfd):
+                os.unlink(TMP, dir_fd=self.dfd)
+            fd = os.open(TMP, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                         0o666, dir_fd=self.dfd)
+            try:
+                data = model.last_bytes(seq, sha256)
+                if os.write(fd, data) != len(data):
+                    raise OSError(errno.EIO, "short write")
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.rename(TMP, LAST, src_dir_fd=self.dfd, dst_dir_fd=self.dfd)
+            os.fsync(self.dfd)
+        except OSError as exc:
+            raise WriteFailed(f"{st.last_path}: {_why(exc)}") from None
+        except HistoryError as exc:
+            raise WriteFailed(exc.message) from None
+
+
+class WriteFailed(Exception):
+    """A write that began and failed: its effect is unknown to the caller."""

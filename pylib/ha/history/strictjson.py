@@ -1,0 +1,119 @@
+"""Strict JSON for `add --input`, and the duplicate-key-aware parser of stored lines.
+
+--input refuses, with invalid_input: invalid UTF-8 (and a BOM), duplicate keys, keys that
+differ only in case, NaN/Infinity, trailing data, lone surrogates; with limit_exceeded: more
+than INPUT_MAX bytes or nesting deeper than INPUT_DEPTH_MAX.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+from .errors import invalid_input, limit_exceeded
+from .model import INPUT_DEPTH_MAX, INPUT_MAX
+
+_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
+_BRACKETS = re.compile(rb"[\[\]{}]")
+
+
+class DupDict(dict):
+    """A parsed object that had a repeated key (kept so callers can tell where)."""
+    duplicate = None
+
+
+def _pairs_marking(pairs):
+    d = DupDict() if len({k for k, _ in pairs}) != len(pairs) else {}
+    for k, v in pairs:
+        if isinstance(d, DupDict) and k in d and d.duplicate is None:
+            d.duplicate = k
+        d[k] = v
+    return d
+
+
+def _pairs_strict(pairs):
+    d = {}
+    folded = {}
+    for k, v in pairs:
+        if k in d:
+            raise invalid_input(f"--input: duplicate key {k!r}")
+        other = folded.setdefault(k.casefold(), k)
+        if other != k:
+            raise invalid_input(f"--input: keys {other!r} and {k!r} differ only in case")
+        d[k] = v
+    return d
+
+
+def _no_constant(name):
+    raise invalid_input(f"--input: {name} is not JSON")
+
+
+def depth(data: bytes) -> int:
+    """Deepest nesting of arrays/objects, counted without recursion (strings skipped)."""
+    level = deepest = 0
+    for m in _BRACKETS.finditer(_STRINGS.sub(b"", data)):
+        if m.group() in (b"[", b"{"):
+            level += 1
+            deepest = max(deepest, level)
+        else:
+            level -= 1
+    return deepest
+
+
+def _check_strings(obj):
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        if isinstance(o, dict):
+            stack.extend(o.keys())
+            stack.extend(o.values())
+        elif isinstance(o, list):
+            stack.extend(o)
+        elif isinstance(o, str):
+            try:
+                o.encode("utf-8")
+            except UnicodeEncodeError:
+                raise invalid_input("--input: a string holds a lone surrogate escape") from None
+
+
+def parse_input(data: bytes):
+    if len(data) > INPUT_MAX:
+        raise limit_exceeded(f"--input is larger than {INPUT_MAX} bytes")
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise invalid_input("--input starts with a byte order mark")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise invalid_input(f"--input is not valid UTF-8 (byte {exc.start})") from None
+    if depth(data) > INPUT_DEPTH_MAX:
+        raise limit_exceeded(f"--input nests deeper than {INPUT_DEPTH_MAX} levels")
+    decoder = json.JSONDecoder(object_pairs_hook=_pairs_strict, parse_constant=_no_constant)
+    start = len(text) - len(text.lstrip(" \t\r\n"))
+    try:
+        obj, end = decoder.raw_decode(text, start)
+    except json.JSONDecodeError as exc:
+        raise invalid_input(f"--input is not JSON: {exc.msg} at line {exc.lineno} "
+                            f"column {exc.colno}") from None
+    except RecursionError:
+        raise limit_exceeded(f"--input nests deeper than {INPUT_DEPTH_MAX} levels") from None
+    if text[end:].strip(" \t\r\n"):
+        raise invalid_input("--input has data after the JSON value")
+    _check_strings(obj)
+    return obj
+
+
+def loads_marking(raw: bytes):
+    """Parse a stored line; objects with repeated keys come back as DupDict."""
+    return json.loads(raw, object_pairs_hook=_pairs_marking)
+
+
+def has_duplicates(obj) -> bool:
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        if isinstance(o, DupDict):
+            return True
+        if isinstance(o, dict):
+            stack.extend(o.values())
+        elif isinstance(o, list):
+            stack.extend(o)
+    return False
