@@ -1,0 +1,163 @@
+"""One streaming pass over the store: the compact per-event facts every view is computed from.
+
+Memory is bounded by a few bytes per event, never by the events themselves: for each event in
+range the pass keeps its line offset and length (to re-read the page's events afterwards with
+`Store.read_at`), its lineage, one boolean saying whether it matches the query, and, for
+corrections only, which events it supersedes. Filters are decided here, during the pass, from
+the targets, summary and reason, so nothing of that text is kept.
+
+The pass always runs to the end of the store, because the store verifies the hash chain, seq,
+relations and `last` as it goes and its facts are only trustworthy once it has finished; events
+past a pinned range end are verified and then ignored.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from array import array
+from dataclasses import dataclass, field
+
+from ha.history.errors import invalid_input
+from ha.history.lineage import DIFFERENT, SAME, UNVERIFIABLE
+from ha.history.model import EVENT_ID_RE, TARGET_RE
+
+LINEAGES = (SAME, DIFFERENT, UNVERIFIABLE)   # byte codes 0, 1, 2 in Facts.lineage
+_CODE = {name: code for code, name in enumerate(LINEAGES)}
+
+
+@dataclass(frozen=True)
+class Query:
+    """The filters of a view: any of `targets`, all of `keywords` (case-insensitive)."""
+
+    targets: tuple = ()
+    keywords: tuple = ()
+
+    @classmethod
+    def of(cls, targets, keywords) -> "Query":
+        for t in targets:
+            if not TARGET_RE.match(t):
+                raise invalid_input(f"--target {t!r} must be an id like AC-1, EX-1 or T001")
+        words = []
+        for k in keywords:
+            if k.strip() == "":
+                raise invalid_input("--keyword needs a non-empty word")
+            words.append(k.casefold())
+        return cls(tuple(sorted(set(targets))), tuple(sorted(set(words))))
+
+    @property
+    def filtered(self) -> bool:
+        return bool(self.targets or self.keywords)
+
+    def matches(self, decision: dict) -> bool:
+        if self.targets:
+            have = decision.get("targets") or ()
+            if not any(t in self.targets for t in have):
+                return False
+        if self.keywords:
+            text = (decision.get("summary") or "") + "\n" + (decision.get("reason") or "")
+            text = text.casefold()
+            if not all(k in text for k in self.keywords):
+                return False
+        return True
+
+    def digest(self, view: str, selector: str | None, since: str | None) -> str:
+        """What a page cursor pins besides the range: view, selected event, filters, since."""
+        text = json.dumps([view, selector, list(self.targets), list(self.keywords), since],
+                          ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+
+
+@dataclass
+class Selector:
+    """The event `show` reads: by id (`seq`) or by request id; found during the pass."""
+
+    seq: int | None = None
+    request_id: str | None = None
+
+    @property
+    def text(self) -> str:
+        return f"D{self.seq}" if self.request_id is None else f"request:{self.request_id}"
+
+
+@dataclass
+class Facts:
+    n: int = 0                          # events in the store (all verified)
+    end: int = 0                        # range end: events 1..end are in range
+    end_sha: str | None = None          # sha256 of event `end`'s line
+    offsets: array = field(default_factory=lambda: array("q"))
+    lengths: array = field(default_factory=lambda: array("q"))
+    lineage: bytearray = field(default_factory=bytearray)
+    match: bytearray = field(default_factory=bytearray)
+    supersedes: dict = field(default_factory=dict)    # B -> [A, ...] for every correction B
+    corrected_same: dict = field(default_factory=dict)   # A -> [B, ...], same-lineage B
+    corrected_other: dict = field(default_factory=dict)  # A -> [B, ...], other-lineage B
+    line_sha: dict = field(default_factory=dict)      # seq -> sha256, for the asked seqs
+    selected: int | None = None                       # show: seq of the selected event
+    successors: list = field(default_factory=list)    # show: seqs citing it, in store order
+
+    def lineage_of(self, seq: int) -> str:
+        return LINEAGES[self.lineage[seq - 1]]
+
+    def is_same(self, seq: int) -> bool:
+        return self.lineage[seq - 1] == 0
+
+    def is_current(self, seq: int) -> bool:
+        return self.lineage[seq - 1] == 0 and seq not in self.corrected_same
+
+    def matches(self, seq: int) -> bool:
+        return self.match[seq - 1] == 1
+
+    def location(self, seq: int) -> tuple:
+        return self.offsets[seq - 1], self.lengths[seq - 1]
+
+
+def collect(store, basis, query: Query, end: int | None = None,
+            want_sha=(), selector: Selector | None = None) -> Facts:
+    """Scan the whole store once. `end` pins the range (page cursors); None takes it all."""
+    f = Facts()
+    want = set(want_sha)
+    sel_id = None if selector is None or selector.seq is None else f"D{selector.seq}"
+    for stored in store.scan():
+        seq = stored.seq
+        f.n = seq
+        if seq in want:
+            f.line_sha[seq] = stored.sha256
+        if end is not None and seq > end:
+            continue
+        f.end_sha = stored.sha256
+        event = stored.event
+        decision = event.get("decision") or {}
+        context = event.get("context") or {}
+        f.offsets.append(stored.offset)
+        f.lengths.append(stored.length)
+        code = _CODE[basis.of(context.get("run_head"))]
+        f.lineage.append(code)
+        f.match.append(1 if query.matches(decision) else 0)
+        corrected = _seqs(item.get("id") for item in decision.get("supersedes") or ()
+                          if isinstance(item, dict))
+        if corrected:
+            f.supersedes[seq] = corrected
+            into = f.corrected_same if code == 0 else f.corrected_other
+            for a in corrected:
+                into.setdefault(a, []).append(seq)
+        if selector is not None:
+            if f.selected is None:
+                if (seq == selector.seq if sel_id else
+                        event.get("request_id") == selector.request_id):
+                    f.selected = seq
+            elif (f.selected in corrected
+                  or f.selected in _seqs(decision.get("builds_on") or ())):
+                f.successors.append(seq)
+    f.end = len(f.offsets)
+    return f
+
+
+def _seqs(ids) -> list:
+    out = []
+    for i in ids:
+        m = EVENT_ID_RE.match(i) if isinstance(i, str) else None
+        if m:
+            s = int(m.group(1))
+            if s not in out:
+                out.append(s)
+    return out

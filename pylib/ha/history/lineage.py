@@ -1,0 +1,76 @@
+"""Lineage of a history event against the goal's run record chain (seed §7).
+
+An event's `context.run_head` names the run record head ({seq, sha256}) it was registered at.
+A view judges every event against one chosen run head, its *basis*: the head of the goal's
+current verified chain, or the head a page cursor pinned. The event is
+
+- `same` when the basis chain holds that very line at that seq (an ordinary advance of the
+  head since then keeps it the same lineage; worktrees that share the start line and have not
+  diverged are one lineage),
+- `different` when the basis chain holds another line at that seq,
+- `unverifiable` when the seq is beyond the basis head, the chain does not verify, or the
+  event carries no usable run head.
+
+Run evidence (`run:` references) never decides lineage; only `context.run_head` does.
+Nothing here does I/O: the chain is read once by the caller.
+"""
+from __future__ import annotations
+
+SAME = "same"
+DIFFERENT = "different"
+UNVERIFIABLE = "unverifiable"
+
+
+class Basis:
+    """The verified chain prefix up to the chosen run head.
+
+    `chain` is an `ha.runs.Chain` (anything with `ok`, `head` and `line_sha256(seq)`).
+    `pinned` is a head {seq, sha256} from a page cursor; None chooses the chain's head.
+    Check `holds(pinned)` before building a pinned basis: a pinned head the chain no longer
+    holds is stale, and judging against it would be judging against a record that is gone.
+    """
+
+    def __init__(self, chain, pinned: dict | None = None):
+        self._chain = chain
+        if not chain.ok:
+            self.head = None
+        elif pinned is None:
+            self.head = chain.head
+        else:
+            self.head = {"seq": pinned["seq"], "sha256": pinned["sha256"]}
+        self._cache: dict = {}
+
+    @property
+    def verifiable(self) -> bool:
+        return self.head is not None
+
+    def holds(self, head) -> bool:
+        """True when `head` ({seq, sha256}) is a line of the verified chain."""
+        if not self._chain.ok or not _is_head(head):
+            return False
+        return self._chain.line_sha256(head["seq"]) == head["sha256"]
+
+    def of(self, run_head) -> str:
+        """same / different / unverifiable for an event's context.run_head."""
+        if self.head is None or not _is_head(run_head):
+            return UNVERIFIABLE
+        key = (run_head["seq"], run_head["sha256"])
+        found = self._cache.get(key)
+        if found is None:
+            found = self._judge(*key)
+            self._cache[key] = found
+        return found
+
+    def _judge(self, seq: int, sha: str) -> str:
+        if seq > self.head["seq"]:
+            return UNVERIFIABLE
+        line = self._chain.line_sha256(seq)
+        if line is None:
+            return UNVERIFIABLE
+        return SAME if line == sha else DIFFERENT
+
+
+def _is_head(head) -> bool:
+    return (isinstance(head, dict)
+            and type(head.get("seq")) is int and head["seq"] >= 1
+            and isinstance(head.get("sha256"), str))
