@@ -31,7 +31,7 @@ DOMAIN = b"ha decision-history-view/v1 cursor\0"
 BOUNDARY = "c1"
 PAGE = "p1"
 _CHECK_BYTES = 12
-_END_SHA_HEX = 24      # enough of the end line's hash to tell a rewritten history apart
+_END_SHA_HEX = 24      # enough of a line hash to tell another line or history apart
 _MAX_TEXT = 4096
 
 
@@ -39,7 +39,8 @@ _MAX_TEXT = 4096
 class Boundary:
     end: int                  # seq of the last event in range (0: no events)
     end_sha: str | None       # first 24 hex of that line's sha256, None when end is 0
-    head: dict | None         # run head {seq, sha256} the result was judged against
+    head: dict | None         # run head {seq, sha256} the result was judged against (a
+                              # decoded cursor holds the first 24 hex of the sha256)
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ def read_page(key: str, text: str, flag: str = "--page") -> Page:
 
 
 def _boundary_payload(b: Boundary) -> dict:
-    head = None if b.head is None else [b.head["seq"], b.head["sha256"]]
+    head = None if b.head is None else [b.head["seq"], short_sha(b.head["sha256"])]
     return {"e": b.end, "s": short_sha(b.end_sha), "h": head}
 
 

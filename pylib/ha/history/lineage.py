@@ -26,8 +26,8 @@ class Basis:
 
     `chain` is an `ha.runs.Chain` (anything with `ok`, `head` and `line_sha256(seq)`).
     `pinned` is a head {seq, sha256} from a page cursor; None chooses the chain's head.
-    Check `holds(pinned)` before building a pinned basis: a pinned head the chain no longer
-    holds is stale, and judging against it would be judging against a record that is gone.
+    Build a pinned basis from `Basis(chain).resolve(cursor_head)`: a pinned head the chain no
+    longer holds is stale, and judging against it would judge against a record that is gone.
     """
 
     def __init__(self, chain, pinned: dict | None = None):
@@ -46,9 +46,21 @@ class Basis:
 
     def holds(self, head) -> bool:
         """True when `head` ({seq, sha256}) is a line of the verified chain."""
-        if not self._chain.ok or not _is_head(head):
-            return False
-        return self._chain.line_sha256(head["seq"]) == head["sha256"]
+        return self.resolve(head) is not None
+
+    def resolve(self, head) -> dict | None:
+        """The full head {seq, sha256} of the chain line that `head` names, or None.
+
+        Cursors carry a prefix of the line's sha256; the chain gives the whole hash back.
+        """
+        if not self._chain.ok or not _is_head(head) or len(head["sha256"]) < 16:
+            return None
+        if self.head is not None and head["seq"] > self.head["seq"]:
+            return None
+        full = self._chain.line_sha256(head["seq"])
+        if full is None or not full.startswith(head["sha256"]):
+            return None
+        return {"seq": head["seq"], "sha256": full}
 
     def of(self, run_head) -> str:
         """same / different / unverifiable for an event's context.run_head."""

@@ -122,11 +122,11 @@ def run(goal_arg: str, argv, cwd: str | None = None) -> str:
                                "filters and --since of the call that gave it")
         if len(page.pos) != (1 if args.view == "show" else 3):
             raise HistoryError("cursor_invalid", "--page: its position does not fit the view")
-        basis = Basis(ctx.chain)
-        if not basis.holds(page.boundary.head):
+        pinned = Basis(ctx.chain).resolve(page.boundary.head)
+        if pinned is None:
             raise HistoryError("cursor_stale", "--page: its run head is no longer in the "
                                "goal's verified run record; run the view again without --page")
-        basis = Basis(ctx.chain, page.boundary.head)
+        basis = Basis(ctx.chain, pinned)
     else:
         basis = Basis(ctx.chain)
     if since is not None and not basis.holds(since.head):

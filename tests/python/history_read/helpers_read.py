@@ -1,0 +1,125 @@
+"""Helpers for the read-side tests: real repositories, the real `ha`, and a writer of synthetic
+stores in the exact event line format of docs/internals.md (for shapes `add` cannot produce,
+such as events registered at a run head this worktree never had)."""
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from conftest import git, ha
+
+GOAL = "docs/specs/empty-input"
+
+
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def ok(r):
+    assert r.returncode == 0, (r.returncode, r.stdout, r.stderr)
+    return r
+
+
+def start(repo, goal=GOAL, check=True, commit=True):
+    """ha start (+ commit) and, by default, ha check AC-1 (run seq 2)."""
+    ok(ha("start", goal, "--request", "빈 입력을 고쳐 줘", cwd=repo))
+    if commit:
+        git(repo, "add", "-A")
+        git(repo, "commit", "-qm", "start")
+    if check:
+        ok(ha("check", goal, "AC-1", cwd=repo))
+
+
+def add(repo, *args, goal=GOAL):
+    """ha history add; returns the receipt."""
+    r = ok(ha("history", goal, "add", *args, cwd=repo))
+    return json.loads(r.stdout)
+
+
+def note(repo, summary, *args, kind="관측", goal=GOAL):
+    return add(repo, "--kind", kind, "--summary", summary, *args, goal=goal)["id"]
+
+
+def view(repo, *args, goal=GOAL):
+    """A view as JSON (decision-history-view/v1)."""
+    r = ok(ha("history", goal, *args, "--format", "json", cwd=repo))
+    assert r.stdout.endswith("\n") and r.stdout.count("\n") == 1
+    return json.loads(r.stdout)
+
+
+def md(repo, *args, goal=GOAL):
+    return ok(ha("history", goal, *args, cwd=repo)).stdout
+
+
+def fails(repo, *args, goal=GOAL):
+    """(exit code, error code) of a refused view."""
+    r = ha("history", goal, *args, cwd=repo)
+    assert r.returncode != 0 and r.stdout == "", (r.returncode, r.stdout, r.stderr)
+    assert r.stderr.startswith("ha: ") and r.stderr.count("\n") == 1, r.stderr
+    return r.returncode, r.stderr.split(":")[1].strip()
+
+
+def ids(items):
+    return [i["id"] for i in items]
+
+
+def runs_lines(repo, goal=GOAL):
+    return (Path(repo) / goal / "runs.jsonl").read_bytes().split(b"\n")[:-1]
+
+
+def start_key(repo, goal=GOAL):
+    return sha(runs_lines(repo, goal)[0])
+
+
+def store_dir(repo, goal=GOAL):
+    common = git(repo, "rev-parse", "--path-format=absolute", "--git-common-dir").stdout.strip()
+    return Path(common) / "ha" / "history" / start_key(repo, goal)
+
+
+def context(repo, goal=GOAL, run_head=None, **over):
+    """A registration context like add would record now (run head: the current head)."""
+    lines = runs_lines(repo, goal)
+    head = run_head or {"seq": len(lines), "sha256": sha(lines[-1])}
+    spec = view_basis(repo, goal)
+    ctx = {"start": start_key(repo, goal), "run_head": head, "goal": goal,
+           "commit": spec["commit"], "tree_clean": spec["tree_clean"],
+           "spec_digest": spec["spec_digest"], "evidence": []}
+    ctx.update(over)
+    return ctx
+
+
+def view_basis(repo, goal=GOAL):
+    r = ok(ha("status", goal, "--format", "json", cwd=repo))
+    s = json.loads(r.stdout)
+    return {"commit": s["commit"], "tree_clean": s["tree_clean"],
+            "spec_digest": s["spec_digest"]["now"]}
+
+
+def write_store(repo, events, goal=GOAL):
+    """Write events.jsonl and last from (decision, context) pairs; returns the line hashes."""
+    d = store_dir(repo, goal)
+    d.mkdir(parents=True, exist_ok=True)
+    prev, out, shas = None, [], []
+    for seq, (decision, ctx) in enumerate(events, 1):
+        ev = {"schema": "decision-history/v1", "id": f"D{seq}", "seq": seq, "prev": prev,
+              "request_id": f"req-{seq}", "at": "2026-12-02T10:00:00Z",
+              "decision": decision, "context": ctx}
+        line = json.dumps(ev, ensure_ascii=False, separators=(",", ":")).encode()
+        out.append(line + b"\n")
+        prev = sha(line)
+        shas.append(prev)
+    (d / "events.jsonl").write_bytes(b"".join(out))
+    (d / "last").write_bytes(json.dumps({"seq": len(events), "sha256": prev},
+                                        separators=(",", ":")).encode() + b"\n")
+    return shas
+
+
+def tree_snapshot(root):
+    """Every path under root with its size and mtime, to prove a view changed nothing."""
+    snap = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            p = os.path.join(dirpath, name)
+            st = os.lstat(p)
+            snap[p] = (st.st_mode, st.st_size, st.st_mtime_ns)
+    return snap
