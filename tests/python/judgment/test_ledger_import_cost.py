@@ -1,0 +1,45 @@
+"""search and recall never import jsonschema or ulid (Python start-up is most of a call's cost)."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from ledger_helpers import PYLIB, hermetic_env, rec, write_records
+
+PROBE = """
+import json, sys
+from judgment import cli
+code = cli.main(sys.argv[1:])
+heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("jsonschema", "ulid"))
+print(json.dumps({"code": code, "heavy": heavy}), file=sys.stderr)
+"""
+
+
+def probe(tmp_path, *argv):
+    env = hermetic_env(tmp_path, PYTHONPATH=PYLIB, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl")
+    r = subprocess.run([sys.executable, "-c", PROBE, *argv], env=env, capture_output=True, text=True)
+    return json.loads(r.stderr.splitlines()[-1]), r.stdout
+
+
+@pytest.fixture
+def ledger_file(tmp_path):
+    write_records(tmp_path / "l.jsonl", [rec(n, question="queue pick") for n in range(5)])
+
+
+@pytest.mark.parametrize("argv", [
+    ["ledger", "search", "--project", "demo", "--query", "queue"],
+    ["ledger", "search", "--project", "demo", "--query", ""],
+    ["ledger", "recall", "--project", "demo", "--question", "queue pick"],
+])
+def test_read_paths_stay_light(tmp_path, ledger_file, argv):
+    result, out = probe(tmp_path, *argv)
+    assert result == {"code": 0, "heavy": []}
+    assert out  # it really searched
+
+
+def test_the_probe_sees_heavy_imports_when_they_happen(tmp_path):
+    """The probe is not blind: append does import jsonschema."""
+    result, _ = probe(tmp_path, "ledger", "append", "--project", "demo", "--question", "q",
+                      "--answer", "a", "--card-ref", "c")
+    assert result["code"] == 0 and "jsonschema" in result["heavy"]

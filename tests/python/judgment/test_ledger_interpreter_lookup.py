@@ -1,0 +1,69 @@
+"""Skeleton: one interpreter lookup (HARNESS_PYTHON, else .venv/bin/python, else python3), and what
+happens when that Python lacks the project's dependencies."""
+import os
+
+import pytest
+
+from ledger_helpers import (ROOT, append_args, card, hermetic_env, ledger, nodeps_python,  # noqa: F401
+                            write_card)
+
+from judgment import deps
+
+
+def test_harness_python_is_the_interpreter_used(tmp_path):
+    spy = tmp_path / "python"
+    spy.write_text(f'#!/bin/sh\necho "$0 $*" > {tmp_path}/argv\nexit 0\n')
+    spy.chmod(0o755)
+    env = hermetic_env(tmp_path, HARNESS_PYTHON=spy)
+    assert card("should-issue", "--reason", "tradeoff", env=env).returncode == 0
+    assert (tmp_path / "argv").read_text() == f"{spy} -m judgment.cli card should-issue --reason tradeoff\n"
+
+
+def test_repo_venv_is_the_default(tmp_path):
+    if not os.access(ROOT / ".venv" / "bin" / "python", os.X_OK):
+        pytest.skip("no .venv (run bash scripts/setup.sh)")
+    env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl")
+    assert ledger(*append_args(), env=env).returncode == 0  # .venv has the deps
+
+
+def test_append_without_dependencies_is_skipped_naming_them(tmp_path, nodeps_python):
+    env = hermetic_env(tmp_path, HARNESS_PYTHON=nodeps_python, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl")
+    r = ledger(*append_args(), env=env)
+    assert r.returncode == 0 and r.stdout == ""
+    [line] = r.stderr.splitlines()
+    assert line.startswith("judgment-ledger: append skipped (missing Python dependencies: "
+                           "jsonschema, python-ulid in ")
+    assert "bash scripts/setup.sh" in line
+    assert not (tmp_path / "l.jsonl").exists()
+
+
+@pytest.mark.parametrize("script,args", [
+    ("ledger", ["search", "--project", "demo", "--query", "q"]),
+    ("ledger", ["recall", "--project", "demo", "--question", "q"]),
+    ("card", ["should-issue", "--reason", "tradeoff"]),
+    ("card", ["validate", "CARD"]),
+    ("card", ["record-answer", "CARD", "--answer", "redis", "--why", "w", "--project", "p", "--session", "s"]),
+    ("card", ["recall", "CARD", "--project", "p"]),
+])
+def test_other_commands_exit_1_saying_how_to_install(tmp_path, nodeps_python, script, args):
+    path = write_card(tmp_path / "card.json")
+    env = hermetic_env(tmp_path, HARNESS_PYTHON=nodeps_python, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl")
+    run = ledger if script == "ledger" else card
+    r = run(*[str(path) if a == "CARD" else a for a in args], env=env)
+    assert r.returncode == 1 and r.stdout == ""
+    [line] = r.stderr.splitlines()
+    assert "missing Python dependencies (jsonschema, python-ulid)" in line
+    assert "run bash scripts/setup.sh" in line and "pip install jsonschema python-ulid" in line
+
+
+def test_missing_interpreter_for_other_commands(tmp_path):
+    env = hermetic_env(tmp_path, HARNESS_PYTHON=tmp_path / "nope")
+    for run, args in [(ledger, ["search", "--project", "d", "--query", "q"]),
+                      (card, ["should-issue", "--reason", "tradeoff"])]:
+        r = run(*args, env=env)
+        assert r.returncode == 1 and "Python interpreter not found" in r.stderr and "setup.sh" in r.stderr
+
+
+def test_deps_module_reports_nothing_missing_here():
+    assert deps.missing() == []
+    assert set(deps.REQUIRED.values()) == {"jsonschema", "python-ulid"}
