@@ -113,10 +113,10 @@ def _line_problem(line: bytes, no: int, prev_sha):
     if not isinstance(rec, dict):
         return "not a JSON object"
     if rec.get("schema") != SCHEMA:
-        return f"unknown schema {rec.get('schema')!r}"
+        return f"unknown schema {_show(rec.get('schema'))}"
     seq = rec.get("seq")
     if type(seq) is not int or seq != no:
-        return f"seq {seq!r} is not the line number {no}"
+        return f"seq {_show(seq)} is not the line number {no}"
     prev = rec.get("prev")
     if no == 1:
         if prev is not None:
@@ -124,6 +124,10 @@ def _line_problem(line: bytes, no: int, prev_sha):
     elif prev != prev_sha:
         return f"prev does not match the sha256 of line {no - 1}"
     return rec
+
+
+def _show(value) -> str:
+    return json.dumps(value, ensure_ascii=False)[:80]
 
 
 def read_chain(goal) -> Chain:

@@ -47,9 +47,9 @@ def breaks():
     yield "not a JSON line", r[0] + b"\n\n", 2, 1
     yield "not a JSON object", r[0] + b"\n[1]\n", 2, 1
     yield "duplicate key", r[0] + b"\n" + r[1][:-1] + b',"seq":2}\n', 2, 1
-    yield "unknown schema 'run/v9'", r[0] + b"\n" + line(2, sha(r[0]), schema="run/v9") + b"\n", 2, 1
+    yield "unknown schema \"run/v9\"", r[0] + b"\n" + line(2, sha(r[0]), schema="run/v9") + b"\n", 2, 1
     yield "seq 3 is not the line number 2", r[0] + b"\n" + line(3, sha(r[0])) + b"\n", 2, 1
-    yield "seq '2' is not the line number 2", r[0] + b"\n" + line("2", sha(r[0])) + b"\n", 2, 1
+    yield "seq \"2\" is not the line number 2", r[0] + b"\n" + line("2", sha(r[0])) + b"\n", 2, 1
     yield "line 1 has a non-null prev", line(1, "0" * 64, "start") + b"\n", 1, 0
     yield "prev does not match the sha256 of line 1", r[0] + b"\n" + line(2, "a" * 64) + b"\n", 2, 1
     yield "not a JSON line", r[0] + b"\n\xff\xfe\n", 2, 1
