@@ -102,9 +102,17 @@ def _from_input(source: str, request_id: str | None):
     return model.check_decision(doc["decision"]), request_id
 
 
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
 def _new_request_id() -> str:
-    from ulid import ULID
-    return f"auto-{ULID()}"
+    """`auto-<ULID>`: 48-bit millisecond time + 80 random bits in Crockford base32, the
+    encoding python-ulid produces (tests parse it back with python-ulid); built here because
+    importing python-ulid costs ~30 ms of every add's start-up (importlib.metadata)."""
+    import os
+    import time
+    n = (time.time_ns() // 1_000_000) << 80 | int.from_bytes(os.urandom(10), "big")
+    return "auto-" + "".join(_CROCKFORD[(n >> (5 * i)) & 31] for i in range(25, -1, -1))
 
 
 def _check_relations(decision: dict, count: int, last_correction: dict) -> None:
@@ -142,10 +150,9 @@ def add(goal_arg: str, decision: dict, request_id: str | None, out=None) -> str:
         by_request: dict = {}
         last_correction: dict = {}
         for se in scan:
-            ev = se.event
-            by_request[ev["request_id"]] = se
-            for item in ev["decision"].get("supersedes", ()):
-                last_correction[item["id"]] = ev["id"]
+            by_request[se.request_id] = se
+            for target in se.superseded_ids():
+                last_correction[target] = f"D{se.seq}"
         count = scan.count
         if scan.last_behind:
             try:

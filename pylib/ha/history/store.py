@@ -15,6 +15,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import stat
 
 from . import model, strictjson
@@ -27,11 +28,34 @@ _sha256 = hashlib.sha256
 
 
 class StoredEvent:
-    __slots__ = ("seq", "offset", "length", "sha256", "event")
+    """One verified line. `event` is parsed on first use (history_corrupt if it cannot be)."""
+    __slots__ = ("seq", "offset", "length", "sha256", "raw", "_event", "_rid")
 
-    def __init__(self, seq, offset, length, sha256, event):
-        self.seq, self.offset, self.length, self.sha256, self.event = (seq, offset, length,
-                                                                       sha256, event)
+    def __init__(self, seq, offset, length, sha256, raw, event=None, rid=None):
+        self.seq, self.offset, self.length, self.sha256 = seq, offset, length, sha256
+        self.raw, self._event, self._rid = raw, event, rid
+
+    @property
+    def event(self) -> dict:
+        if self._event is None:
+            try:
+                self._event = json.loads(self.raw)
+            except (ValueError, RecursionError):
+                raise corrupt(f"{EVENTS} line {self.seq} is not JSON") from None
+        return self._event
+
+    @property
+    def request_id(self) -> str:
+        if self._rid is None:
+            self._rid = self.event["request_id"]
+        return self._rid
+
+    def superseded_ids(self) -> list:
+        """The ids this event's `supersedes` names (without parsing the whole line)."""
+        if self._event is not None:
+            return [item["id"] for item in self._event["decision"].get("supersedes", ())]
+        m = _SUPERSEDES.search(self.raw) if b'"supersedes":[' in self.raw else None
+        return [f"D{n.decode()}" for n in _SUP_ID.findall(m.group(1))] if m else []
 
     def __repr__(self):
         return f"StoredEvent(D{self.seq}, {self.sha256[:12]})"
@@ -255,6 +279,13 @@ class Scan:
 
     def _verify(self, lines, last_raw):
         key, path = self.store.key, self.store.events_path
+        last = _parse_last(last_raw, self.store.last_path)
+        # Lines up to the one `last` names were verified in full by the add that wrote
+        # `last`; their bytes are pinned by the hash chain, so they get the cheap checks
+        # (size, sha256, prev, header, request id, relations). Lines after it and any line
+        # not in our canonical form are parsed and checked field by field.
+        vouched = last[0] if last else 0
+        ctx_mark = b',"context":{"start":"' + key.encode() + b'","run_head":'
         prev = before = None
         seq = offset = 0
         request_ids = set()
@@ -267,18 +298,52 @@ class Scan:
                     raise corrupt(f"{path} line {seq} is longer than {model.LINE_MAX} bytes")
                 raw = raw[:-1]
                 sha = _sha256(raw).hexdigest()
-                ev = parse_line(raw, seq, prev, key, path)
-                rid = ev["request_id"]
+                ev = None
+                rid = _fast_check(raw, seq, prev, ctx_mark, path) if seq <= vouched else None
+                if rid is None:
+                    ev = parse_line(raw, seq, prev, key, path)
+                    rid = ev["request_id"]
                 if rid in request_ids:
                     raise corrupt(f"{path} line {seq}: request id {rid!r} is used twice")
                 request_ids.add(rid)
-                yield StoredEvent(seq, offset, len(raw), sha, ev)
+                yield StoredEvent(seq, offset, len(raw), sha, raw, ev, rid)
                 offset += len(raw) + 1
                 before, prev = prev, sha
         self.count, self.head_sha256 = seq, prev
-        self.last_behind = _check_last(last_raw, seq, prev, before, self.store.last_path,
+        self.last_behind = _check_last(last, seq, prev, before, self.store.last_path,
                                        lines is None)
         self.done = True
+
+
+_HEAD = b'{"schema":"decision-history/v1","id":"D%d","seq":%d,"prev":%s,"request_id":"'
+_RID = re.compile(rb"[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}\Z")
+_AT = re.compile(rb"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z\Z")
+_RELATION = re.compile(rb'"(?:builds_on|supersedes)":\[([^\]]*)\]')
+_REL_ID = re.compile(rb'"D([1-9][0-9]*)"')
+_SUPERSEDES = re.compile(rb'"supersedes":\[([^\]]*)\]')
+_SUP_ID = re.compile(rb'"id":"D([1-9][0-9]*)"')
+
+
+def _fast_check(raw: bytes, seq: int, prev, ctx_mark: bytes, path: str):
+    """The request id of a canonical line that passes the cheap checks; None -> full parse."""
+    head = _HEAD % (seq, seq, b"null" if prev is None else b'"' + prev.encode() + b'"')
+    if not raw.startswith(head):
+        return None
+    i = len(head)
+    j = raw.find(b'"', i)
+    if j < 0 or not _RID.match(raw, i, j) or raw[j:j + 8] != b'","at":"' \
+            or not _AT.match(raw, j + 8, j + 28) or raw[j + 28:j + 42] != b'","decision":{':
+        return None
+    k = raw.rfind(ctx_mark)
+    if k < 0 or not raw.endswith(b"}}"):
+        return None
+    if b'"builds_on":[' in raw or b'"supersedes":[' in raw:
+        for m in _RELATION.finditer(raw, j + 41, k):
+            for n in _REL_ID.findall(m.group(1)):
+                if int(n) >= seq:
+                    raise corrupt(f"{path} line {seq}: relation to D{n.decode()}, which is not "
+                                  "an earlier event")
+    return raw[i:j].decode("ascii")
 
 
 def _lines_of(data):
@@ -353,12 +418,10 @@ def parse_line(raw: bytes, seq: int, prev, key: str, path: str = EVENTS) -> dict
     return ev
 
 
-def _check_last(last_raw, count, head_sha, before_sha, path, events_missing) -> bool:
-    """Compare `last` with the events; True when it is one event behind."""
+def _parse_last(last_raw, path):
+    """(seq, sha256) from the `last` file bytes; None when there is no `last`."""
     if last_raw is None:
-        if count <= 1:
-            return count == 1
-        raise corrupt(f"{path} is missing while {count} events are stored")
+        return None
     try:
         if len(last_raw) > model.LAST_MAX or not last_raw.endswith(b"\n"):
             raise ValueError
@@ -369,7 +432,16 @@ def _check_last(last_raw, count, head_sha, before_sha, path, events_missing) -> 
             raise ValueError
     except ValueError:
         raise corrupt(f"{path} is not a {{seq, sha256}} line") from None
-    n, sha = last["seq"], last["sha256"]
+    return last["seq"], last["sha256"]
+
+
+def _check_last(last, count, head_sha, before_sha, path, events_missing) -> bool:
+    """Compare `last` with the events; True when it is one event behind."""
+    if last is None:
+        if count <= 1:
+            return count == 1
+        raise corrupt(f"{path} is missing while {count} events are stored")
+    n, sha = last
     if n > count:
         raise corrupt(f"events are missing from the end: {path} names D{n}, "
                       f"{'no events file exists' if events_missing else f'only {count} stored'}")
