@@ -1,0 +1,175 @@
+"""judgment-card.sh record-answer: harness-mem checkpoint (real local HTTP server), then the
+ledger append through judgment-ledger.sh append; both fail-open, exit 0."""
+import json
+import time
+
+import pytest
+
+from ledger_helpers import (CARD, CaptureServer, card, closed_port, hermetic_env, records,
+                            write_card)
+
+from judgment import mem
+
+QUESTION_61 = "Q" * 61
+
+
+def args(path, answer="postgres", why="fewer moving parts", project="demo", session="sess-1"):
+    return ["record-answer", path, "--answer", answer, "--why", why, "--project", project,
+            "--session", session]
+
+
+@pytest.fixture
+def card_path(tmp_path):
+    return write_card(tmp_path / "card.json")
+
+
+def mem_env(tmp_path, port, **extra):
+    return hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl",
+                        HARNESS_MEM_HOME=tmp_path / "mem", HARNESS_MEM_HOST="127.0.0.1",
+                        HARNESS_MEM_PORT=port, **extra)
+
+
+def assert_appended(tmp_path, card_path, why="fewer moving parts", question=CARD["question"]):
+    [rec] = records(tmp_path / "l.jsonl")
+    assert {k: rec[k] for k in ("project", "question", "answer", "rationale", "card_ref", "tags")} == {
+        "project": "demo", "question": question, "answer": "postgres", "rationale": why,
+        "card_ref": str(card_path), "tags": ["judgment-card"]}
+
+
+def test_posts_the_checkpoint_field_by_field_then_appends(tmp_path, card_path):
+    with CaptureServer() as server:
+        env = mem_env(tmp_path, server.port, HARNESS_MEM_ADMIN_TOKEN="s3cret",
+                      HARNESS_MEM_PLATFORM="claude-code")
+        r = card(*args(card_path), env=env)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "", "")
+    [req] = server.requests
+    assert req["method"] == "POST" and req["path"] == "/v1/checkpoints/record"
+    assert req["headers"]["Authorization"] == "Bearer s3cret"
+    assert req["headers"]["Content-Type"] == "application/json"
+    body = json.loads(req["body"].decode("utf-8"))
+    assert list(body) == ["session_id", "title", "content", "platform", "project", "tags"]
+    assert body["session_id"] == "sess-1"
+    assert body["title"] == "judgment: " + CARD["question"]
+    assert body["platform"] == "claude-code"
+    assert body["project"] == "demo"
+    assert body["tags"] == ["judgment-card"]
+    assert isinstance(body["content"], str)
+    assert json.loads(body["content"]) == {"card": CARD, "answer": "postgres", "why": "fewer moving parts"}
+    assert_appended(tmp_path, card_path)
+
+
+def test_title_takes_the_first_60_characters_and_defaults_apply(tmp_path):
+    path = write_card(tmp_path / "card.json", question="é" * 59 + "XYZ")
+    with CaptureServer() as server:
+        r = card(*args(path), env=mem_env(tmp_path, server.port))
+    assert r.returncode == 0
+    [req] = server.requests
+    body = json.loads(req["body"])
+    assert body["title"] == "judgment: " + "é" * 59 + "X"
+    assert body["platform"] == "harness"
+    assert "Authorization" not in req["headers"]
+
+
+@pytest.mark.parametrize("status", [500, 404, 301, 199])
+def test_non_2xx_is_skipped_and_still_appends(tmp_path, card_path, status):
+    with CaptureServer(status=status) as server:
+        r = card(*args(card_path), env=mem_env(tmp_path, server.port))
+    assert (r.returncode, r.stdout, r.stderr) == (0, "", "judgment-card: record skipped (unreachable)\n")
+    assert len(server.requests) == 1  # a redirect is not followed
+    assert_appended(tmp_path, card_path)
+
+
+def test_unreachable_is_skipped_and_still_appends(tmp_path, card_path):
+    r = card(*args(card_path), env=mem_env(tmp_path, closed_port()))
+    assert (r.returncode, r.stdout, r.stderr) == (0, "", "judgment-card: record skipped (unreachable)\n")
+    assert_appended(tmp_path, card_path)
+
+
+def test_a_silent_server_times_out_after_1_s(tmp_path, card_path):
+    import socket
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen(1)  # accepts the connection, never answers
+    try:
+        start = time.monotonic()
+        r = card(*args(card_path), env=mem_env(tmp_path, s.getsockname()[1]))
+        elapsed = time.monotonic() - start
+    finally:
+        s.close()
+    assert (r.returncode, r.stderr) == (0, "judgment-card: record skipped (unreachable)\n")
+    assert elapsed >= 1.0
+    assert_appended(tmp_path, card_path)
+
+
+@pytest.mark.parametrize("marker", [".harness-mem", ".claude-mem"])
+def test_configured_by_a_folder_in_home(tmp_path, card_path, marker):
+    with CaptureServer() as server:
+        env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl",
+                           HARNESS_MEM_PORT=server.port)
+        (tmp_path / "home" / marker).mkdir()
+        r = card(*args(card_path), env=env)
+    assert (r.returncode, r.stderr) == (0, "")
+    assert len(server.requests) == 1
+
+
+def test_not_configured_posts_nothing_and_appends(tmp_path, card_path):
+    with CaptureServer() as server:
+        env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl",
+                           HARNESS_MEM_PORT=server.port)
+        r = card(*args(card_path), env=env)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "", "")
+    assert server.requests == []
+    assert_appended(tmp_path, card_path)
+
+
+def test_answer_must_be_an_option_id(tmp_path, card_path):
+    with CaptureServer() as server:
+        r = card(*args(card_path, answer="Postgres"), env=mem_env(tmp_path, server.port))
+    assert r.returncode == 1
+    assert r.stderr == (f"judgment-card: record-answer: --answer 'Postgres' is not an option of "
+                        f"{card_path} (valid: redis, postgres)\n")
+    assert server.requests == [] and not (tmp_path / "l.jsonl").exists()
+
+
+def test_invalid_card_is_refused_before_anything_happens(tmp_path):
+    path = write_card(tmp_path / "card.json", confidence="maybe")
+    with CaptureServer() as server:
+        r = card(*args(path), env=mem_env(tmp_path, server.port))
+    assert r.returncode == 1 and "$.confidence" in r.stderr
+    assert server.requests == [] and not (tmp_path / "l.jsonl").exists()
+
+
+def test_ledger_failure_is_fail_open(tmp_path, card_path):
+    (tmp_path / "blocker").write_text("")
+    env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path / "blocker" / "l.jsonl")
+    r = card(*args(card_path), env=env)
+    assert r.returncode == 0
+    [line] = r.stderr.splitlines()
+    assert line.startswith("judgment-ledger: append skipped (")
+
+
+def test_empty_why_is_an_empty_rationale(tmp_path, card_path):
+    env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl")
+    assert card(*args(card_path, why=""), env=env).returncode == 0
+    assert_appended(tmp_path, card_path, why="")
+
+
+def test_required_flags(tmp_path, card_path):
+    env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl")
+    full = args(card_path)
+    for flag in ("--answer", "--why", "--project", "--session"):
+        i = full.index(flag)
+        r = card(*(full[:i] + full[i + 2:]), env=env)
+        assert r.returncode == 1 and f"missing {flag}" in r.stderr, flag
+    r = card(*args(card_path, session=""), env=env)
+    assert r.returncode == 1 and "session: must not be empty" in r.stderr
+    assert not (tmp_path / "l.jsonl").exists()
+
+
+def test_mem_module_helpers(tmp_path):
+    env = {"HOME": str(tmp_path)}
+    assert not mem.configured(env)
+    assert mem.configured(dict(env, HARNESS_MEM_HOME="/anywhere"))
+    assert mem.url({}) == "http://127.0.0.1:37888/v1/checkpoints/record"
+    assert mem.url({"HARNESS_MEM_HOST": "::1", "HARNESS_MEM_PORT": "9"}) == "http://[::1]:9/v1/checkpoints/record"
+    assert mem.post({"x": 1}, {"HARNESS_MEM_PORT": "not-a-port"}) is False
