@@ -1,0 +1,74 @@
+"""Helpers and fixtures for the history write side: a started goal (run seq 1 start, seq 2 check), and
+helpers that call the real `scripts/ha history <goal> add` and read the real store files."""
+import hashlib
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import GIT_ENV, git, ha  # noqa: F401  (tests/python/conftest.py)
+
+GOAL = "docs/specs/empty-input"
+
+
+def git_common_dir(repo) -> Path:
+    out = git(repo, "rev-parse", "--path-format=absolute", "--git-common-dir").stdout.strip()
+    return Path(out)
+
+
+def start_key(repo, goal=GOAL) -> str:
+    line = (Path(repo) / goal / "runs.jsonl").read_bytes().split(b"\n", 1)[0]
+    return hashlib.sha256(line).hexdigest()
+
+
+def store_dir(repo, goal=GOAL) -> Path:
+    return git_common_dir(repo) / "ha" / "history" / start_key(repo, goal)
+
+
+def events(repo, goal=GOAL) -> list:
+    path = store_dir(repo, goal) / "events.jsonl"
+    return [json.loads(line) for line in path.read_bytes().splitlines()]
+
+
+def add(repo, *args, goal=GOAL, input=None, env=None):
+    return ha("history", goal, "add", *args, cwd=repo, input=input, env=env)
+
+
+def receipt(proc) -> dict:
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 1, proc.stdout
+    return json.loads(lines[0])
+
+
+def refused(proc, code: str, exit_code: int) -> str:
+    """Assert a refusal with `ha: <code>: ...` on stderr and nothing on stdout."""
+    assert proc.returncode == exit_code, (proc.returncode, proc.stdout, proc.stderr)
+    assert proc.stdout == ""
+    assert proc.stderr.startswith(f"ha: {code}: "), proc.stderr
+    return proc.stderr
+
+
+@pytest.fixture
+def started(repo, goal):
+    """The fixture goal started and checked once (AC-1 -> run seq 2), as in seed section 11."""
+    p = ha("start", goal, "--request", "빈 입력 처리", cwd=repo)
+    assert p.returncode == 0, p.stderr
+    p = ha("check", goal, "AC-1", cwd=repo)
+    assert p.returncode == 0, p.stderr
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "start")
+    return repo
+
+
+def snapshot(repo):
+    """Bytes of every file in the store (to prove a refusal changed nothing)."""
+    d = store_dir(repo)
+    if not d.exists():
+        return None
+    return {p.name: p.read_bytes() for p in sorted(d.iterdir()) if p.is_file()}
+
+
+def run(*argv, **kw):
+    return subprocess.run(argv, capture_output=True, text=True, **kw)
