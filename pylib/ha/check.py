@@ -73,6 +73,8 @@ def log_dir(goal) -> str:
 def check(goal, wanted, timeout=DEFAULT_TIMEOUT, report=None):
     """Run and record every selected target; returns the list of appended records."""
     chain = runs.read_chain(goal)
+    if chain.start is not None:
+        runs.require_rules(chain.start)  # unknown rules: 66 before anything else
     if not chain.ok:
         raise runs.integrity_error(chain)
     if chain.start is None:

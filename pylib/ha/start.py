@@ -22,6 +22,8 @@ def start(goal, quote: str, rules: str = runs.DEFAULT_RULES, warn=None) -> runs.
                       REFUSED)
 
     def refuse_if_started(chain):
+        if chain.start is not None:
+            runs.require_rules(chain.start)  # a record this ha cannot read: 66
         if chain.raw:
             what = "has a start line" if chain.start is not None else "is not empty"
             raise HaError(f"already started: {goal.path}/runs.jsonl {what} "
@@ -29,6 +31,8 @@ def start(goal, quote: str, rules: str = runs.DEFAULT_RULES, warn=None) -> runs.
 
     # Cheap checks run first under the lock so a started goal is refused without git status.
     chain = runs.read_chain(goal)
+    if chain.start is not None:
+        runs.require_rules(chain.start)
     if not chain.ok:
         raise runs.integrity_error(chain)
     refuse_if_started(chain)

@@ -110,7 +110,8 @@ def test_symlinked_record_is_not_followed(repo, goal):
 def test_unsupported_rules_exit_66_for_readers(repo, goal):
     raw = line(1, None, "start", goal=goal, rules="run-rules/9")
     (repo / goal / "runs.jsonl").write_bytes(raw + b"\n")
-    for args in (("check", goal), ("status", goal), ("status", goal, "--format", "json")):
+    for args in (("check", goal), ("status", goal), ("status", goal, "--format", "json"),
+                 ("start", goal, "--request", "q")):
         r = ha(*args, cwd=repo)
         assert r.returncode == 66, (args, r.stderr)
         assert "unsupported run rules 'run-rules/9'" in r.stderr
@@ -126,3 +127,10 @@ def test_require_rules():
     assert exc.value.exit_code == 66
     with pytest.raises(HaError):
         runs.require_rules({})
+
+
+def test_unsupported_rules_win_over_a_later_break(repo, goal):
+    raw = line(1, None, "start", goal=goal, rules="run-rules/0")
+    (repo / goal / "runs.jsonl").write_bytes(raw + b"\n" + b"garbage\n")
+    assert ha("check", goal, cwd=repo).returncode == 66
+    assert ha("status", goal, cwd=repo).returncode == 66
