@@ -20,9 +20,9 @@ def ok(r):
     return r
 
 
-def start(repo, goal=GOAL, check=True, commit=True):
+def start(repo, goal=GOAL, check=True, commit=True, quote="빈 입력을 고쳐 줘"):
     """ha start (+ commit) and, by default, ha check AC-1 (run seq 2)."""
-    ok(ha("start", goal, "--request", "빈 입력을 고쳐 줘", cwd=repo))
+    ok(ha("start", goal, "--request", quote, cwd=repo))
     if commit:
         git(repo, "add", "-A")
         git(repo, "commit", "-qm", "start")
