@@ -1,0 +1,189 @@
+#!/usr/bin/env bats
+# scripts/judgment-ledger.sh as a user (or a hook) calls it.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+  export HOME="$BATS_TEST_TMPDIR/home"
+  mkdir -p "$HOME"
+  unset HARNESS_PROJECT_ROOT HARNESS_PYTHON
+  export HARNESS_JUDGMENT_LEDGER="$BATS_TEST_TMPDIR/state/ledger.jsonl"
+}
+
+add() { # add PROJECT QUESTION [more flags...]
+  local project="$1" question="$2"
+  shift 2
+  "$LEDGER" append --project "$project" --question "$question" --answer yes --card-ref cards/c.json "$@"
+}
+
+@test "append writes one compact JSON line with every field in schema order" {
+  run "$LEDGER" append --project demo --question "Use Postgres?" --answer yes \
+    --card-ref cards/c.json --rationale "fewer services" --tags "infra, queue,," --id rec-1
+  [ "$status" -eq 0 ]
+  [ -z "$output" ]
+  run jq -r 'keys_unsorted | join(",")' "$HARNESS_JUDGMENT_LEDGER"
+  [ "$output" = "id,project,decided_at,question,answer,rationale,card_ref,tags" ]
+  line="$(cat "$HARNESS_JUDGMENT_LEDGER")"
+  [[ "$line" == '{"id":"rec-1","project":"demo","decided_at":"'*'","question":"Use Postgres?","answer":"yes","rationale":"fewer services","card_ref":"cards/c.json","tags":["infra","queue"]}' ]]
+  [[ "$(jq -r .decided_at "$HARNESS_JUDGMENT_LEDGER")" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$ ]]
+}
+
+@test "append keeps UTF-8 unescaped and defaults id, rationale and tags" {
+  run add demo "日本語の質問?"
+  [ "$status" -eq 0 ]
+  grep -q '"question":"日本語の質問?"' "$HARNESS_JUDGMENT_LEDGER"
+  [[ "$(jq -r .id "$HARNESS_JUDGMENT_LEDGER")" =~ ^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$ ]]
+  [ "$(jq -c '[.rationale, .tags]' "$HARNESS_JUDGMENT_LEDGER")" = '["",[]]' ]
+}
+
+@test "append rejects a missing flag, an unknown flag and a repeated flag, writing nothing" {
+  run "$LEDGER" append --project demo --question q --answer a
+  [ "$status" -eq 1 ]
+  [ "$output" = "judgment-ledger: append rejected (card_ref: missing --card-ref)" ]
+  run add demo q --colour red
+  [ "$status" -eq 1 ]
+  [ "$output" = "judgment-ledger: append rejected (--colour: unknown flag)" ]
+  run add demo q --project again
+  [ "$status" -eq 1 ]
+  [ "$output" = "judgment-ledger: append rejected (project: --project given more than once)" ]
+  run add demo ""
+  [ "$status" -eq 1 ]
+  [ "$output" = "judgment-ledger: append rejected (question: must not be empty)" ]
+  [ ! -e "$HARNESS_JUDGMENT_LEDGER" ]
+}
+
+@test "append is fail-open on an unwritable path (a file where a folder should be)" {
+  : >"$BATS_TEST_TMPDIR/blocker"
+  HARNESS_JUDGMENT_LEDGER="$BATS_TEST_TMPDIR/blocker/sub/ledger.jsonl" run --separate-stderr add demo q
+  [ "$status" -eq 0 ]
+  [ -z "$output" ]
+  [ "${#stderr_lines[@]}" -eq 1 ]
+  [[ "$stderr" == "judgment-ledger: append skipped (cannot create directory $BATS_TEST_TMPDIR/blocker/sub: Not a directory)" ]]
+}
+
+@test "append is fail-open when the disk is full" {
+  HARNESS_JUDGMENT_LEDGER=/dev/full run --separate-stderr add demo q
+  [ "$status" -eq 0 ]
+  [ "${#stderr_lines[@]}" -eq 1 ]
+  [[ "$stderr" == "judgment-ledger: append skipped (cannot write /dev/full: No space left on device)" ]]
+}
+
+@test "append is fail-open when the lock is held for more than 2 s" {
+  python3 -c 'import fcntl,os,sys,time; fd=os.open(sys.argv[1], os.O_RDWR|os.O_CREAT); fcntl.flock(fd, fcntl.LOCK_EX); open(sys.argv[2],"w").close(); time.sleep(5)' \
+    "$BATS_TEST_TMPDIR/locked.jsonl" "$BATS_TEST_TMPDIR/ready" &
+  holder=$!
+  while [ ! -e "$BATS_TEST_TMPDIR/ready" ]; do sleep 0.05; done
+  HARNESS_JUDGMENT_LEDGER="$BATS_TEST_TMPDIR/locked.jsonl" run --separate-stderr add demo q
+  kill "$holder"
+  wait "$holder" || true
+  [ "$status" -eq 0 ]
+  [ "$stderr" = "judgment-ledger: append skipped (lock on $BATS_TEST_TMPDIR/locked.jsonl not obtained within 2 s)" ]
+  [ ! -s "$BATS_TEST_TMPDIR/locked.jsonl" ]
+}
+
+@test "append defaults to .claude/state/judgment-ledger.jsonl at the git top level" {
+  unset HARNESS_JUDGMENT_LEDGER
+  make_repo
+  cd src
+  run add demo "from a subfolder"
+  [ "$status" -eq 0 ]
+  [ "$(jq -r .question "$REPO/.claude/state/judgment-ledger.jsonl")" = "from a subfolder" ]
+  HARNESS_PROJECT_ROOT="$BATS_TEST_TMPDIR/elsewhere" run add demo "root wins"
+  [ "$(jq -r .question "$BATS_TEST_TMPDIR/elsewhere/.claude/state/judgment-ledger.jsonl")" = "root wins" ]
+}
+
+@test "parallel appends never lose or tear a line" {
+  for i in $(seq 1 12); do add demo "parallel $i" & done
+  wait
+  [ "$(wc -l <"$HARNESS_JUDGMENT_LEDGER")" -eq 12 ]
+  [ "$(jq -s 'length' "$HARNESS_JUDGMENT_LEDGER")" -eq 12 ]
+}
+
+@test "search is project-scoped: another project's records never come back" {
+  add alpha "Which database for alpha?"
+  add beta "Which database for beta?"
+  add alpha-2 "Which database for alpha-2?"
+  run "$LEDGER" search --project alpha --query database
+  [ "$status" -eq 0 ]
+  [ "${#lines[@]}" -eq 1 ]
+  [ "$(jq -r .project <<<"$output")" = alpha ]
+  run "$LEDGER" search --project gamma --query database
+  [ "$status" -eq 0 ]
+  [ -z "$output" ]
+}
+
+@test "search returns at most 3, best first, one compact record per line" {
+  for i in 1 2 3 4 5; do add demo "cache question $i"; done
+  add demo "how to cache the build" --rationale "cache the build once"
+  run "$LEDGER" search --project demo --query "cache the build"
+  [ "$status" -eq 0 ]
+  [ "${#lines[@]}" -eq 3 ]
+  [ "$(jq -r .question <<<"${lines[0]}")" = "how to cache the build" ]
+  [[ "${lines[1]}" == '{"id":"'* ]]
+  run "$LEDGER" search --project demo --query cache --limit 9
+  [ "${#lines[@]}" -eq 3 ]
+  run "$LEDGER" search --project demo --query cache --limit 1
+  [ "${#lines[@]}" -eq 1 ]
+}
+
+@test "search with an empty query lists the newest first; no match prints nothing" {
+  add demo "first"
+  add demo "second"
+  run "$LEDGER" search --project demo --query ""
+  [ "$(jq -r .question <<<"${lines[0]}")" = second ]
+  run "$LEDGER" search --project demo --query "zebra"
+  [ "$status" -eq 0 ]
+  [ -z "$output" ]
+}
+
+@test "search skips lines that are not valid JSON" {
+  add demo "good record"
+  printf '{"project":"demo","question":"good but torn\nnot json at all "demo" good\n' >>"$HARNESS_JUDGMENT_LEDGER"
+  add demo "another good record"
+  run "$LEDGER" search --project demo --query good
+  [ "$status" -eq 0 ]
+  [ "${#lines[@]}" -eq 2 ]
+}
+
+@test "recall prints a JSON array of at most 3 similar past decisions" {
+  for i in 1 2 3 4; do add demo "Pick the queue $i" --id "q$i"; done
+  add demo "Pick the queue 5" --id q5 --rationale "ops load"
+  run "$LEDGER" recall --project demo --question "pick the queue"
+  [ "$status" -eq 0 ]
+  [ "$(jq length <<<"$output")" -eq 3 ]
+  [ "$(jq -c '.[0] | keys_unsorted' <<<"$output")" = '["summary","decision","outcome","decided_at","mem_id"]' ]
+  [ "$(jq -r '.[0].mem_id' <<<"$output")" = "judgment-ledger:q5" ]
+  [ "$(jq -r '.[0].outcome' <<<"$output")" = "ops load" ]
+  [ "$(jq -r '.[1].outcome' <<<"$output")" = "recorded" ]
+  run "$LEDGER" recall --project other --question "pick the queue"
+  [ "$output" = "[]" ]
+}
+
+@test "recall cuts a long question to 117 characters plus ..." {
+  long="$(printf 'q%.0s' $(seq 1 130))"
+  add demo "$long"
+  run "$LEDGER" recall --project demo --question "$long"
+  [ "$(jq -r '.[0].summary' <<<"$output")" = "${long:0:117}..." ]
+}
+
+@test "unknown subcommand and help" {
+  run "$LEDGER" frobnicate
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"unknown subcommand frobnicate"* ]]
+  run "$LEDGER" --help
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"append --project P"* ]]
+}
+
+@test "without the dependencies append is skipped and search says how to install" {
+  python3 -m venv --without-pip "$BATS_TEST_TMPDIR/bare"
+  export HARNESS_PYTHON="$BATS_TEST_TMPDIR/bare/bin/python"
+  run --separate-stderr add demo q
+  [ "$status" -eq 0 ]
+  [[ "$stderr" == "judgment-ledger: append skipped (missing Python dependencies: jsonschema, python-ulid in "* ]]
+  [ ! -e "$HARNESS_JUDGMENT_LEDGER" ]
+  run --separate-stderr "$LEDGER" search --project demo --query q
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"run bash scripts/setup.sh"* ]]
+}
