@@ -11,6 +11,7 @@ import hashlib
 import sys
 
 from . import model
+from ..errors import HaError
 from .errors import HistoryError, invalid_input, limit_exceeded, unreadable
 
 SINGLE = ("--kind", "--summary", "--status", "--reason", "--event-at", "--request-id",
@@ -169,7 +170,11 @@ def add(goal_arg: str, decision: dict, request_id: str | None, out=None) -> str:
             _print(out, receipt, None)
             return receipt
         if "targets" in decision:
-            known = ctx.goal.ids().all()
+            try:
+                known = ctx.goal.ids().all()
+            except HaError as exc:
+                raise HistoryError("invalid_reference", f"cannot check targets: {exc.message}"
+                                   ) from None
             missing = [t for t in decision["targets"] if t not in known]
             if missing:
                 raise HistoryError("invalid_reference", f"target {', '.join(missing)} is not in "
