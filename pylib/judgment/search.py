@@ -19,12 +19,12 @@ def search(path, project, query, limit=MAX_LIMIT):
     limit = max(1, min(int(limit), MAX_LIMIT))
     whole, tokens = parse_query(query)
     keep = _byte_filter(tokens or [whole]) if whole else None
-    top = []  # min-heap of (rank key, record); the line number makes every key unique
-    for number, rec in ledger.records(path, project, keep):
+    top = []  # min-heap of (rank key, record); the byte offset makes every key unique
+    for offset, rec in ledger.records(path, project, keep):
         key = rank(rec, whole, tokens)
         if key is None:
             continue
-        entry = (key + (time_key(rec["decided_at"]), number), rec)
+        entry = (key + (time_key(rec["decided_at"]), offset), rec)
         if len(top) < limit:
             heapq.heappush(top, entry)
         elif entry[0] > top[0][0]:
