@@ -145,21 +145,20 @@ class Store:
 
     # -- reads -------------------------------------------------------------------------
     def exists(self) -> bool:
-        """True when events.jsonl exists; every component is checked on the way."""
+        """True when events.jsonl or `last` exists (a `last` without events is a damaged
+        history, which scan reports); every component is checked on the way."""
         dfd = self._open_dir()
         if dfd is None:
             return False
         try:
             self._check_tmp(dfd)
-            for name in (LOCK, LAST):
+            found = False
+            for name in (LOCK, LAST, EVENTS):
                 fd = self._open_file(dfd, name)
                 if fd is not None:
                     os.close(fd)
-            fd = self._open_file(dfd, EVENTS)
-            if fd is None:
-                return False
-            os.close(fd)
-            return True
+                    found = found or name != LOCK
+            return found
         finally:
             os.close(dfd)
 
@@ -292,10 +291,11 @@ class Scan:
         if lines is not None:
             for raw in lines:
                 seq += 1
+                if len(raw) > model.LINE_MAX + 1 or (len(raw) == model.LINE_MAX + 1
+                                                     and not raw.endswith(b"\n")):
+                    raise corrupt(f"{path} line {seq} is longer than {model.LINE_MAX} bytes")
                 if not raw.endswith(b"\n"):
                     raise corrupt(f"{path} line {seq} is incomplete (no final newline)")
-                if len(raw) > model.LINE_MAX + 1:
-                    raise corrupt(f"{path} line {seq} is longer than {model.LINE_MAX} bytes")
                 raw = raw[:-1]
                 sha = _sha256(raw).hexdigest()
                 ev = None
