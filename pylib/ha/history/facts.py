@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from array import array
 from dataclasses import dataclass, field
 
@@ -116,7 +117,8 @@ def collect(store, basis, query: Query, end: int | None = None,
     """Scan the whole store once. `end` pins the range (page cursors); None takes it all."""
     f = Facts()
     want = set(want_sha)
-    sel_id = None if selector is None or selector.seq is None else f"D{selector.seq}"
+    by_id = selector is not None and selector.seq is not None
+    text = bool(query.keywords)
     for stored in store.scan():
         seq = stored.seq
         f.n = seq
@@ -125,16 +127,13 @@ def collect(store, basis, query: Query, end: int | None = None,
         if end is not None and seq > end:
             continue
         f.end_sha = stored.sha256
-        event = stored.event
-        decision = event.get("decision") or {}
-        context = event.get("context") or {}
+        run_head, decision = _fields(stored, text)
         f.offsets.append(stored.offset)
         f.lengths.append(stored.length)
-        code = _CODE[basis.of(context.get("run_head"))]
+        code = _CODE[basis.of(run_head)]
         f.lineage.append(code)
         f.match.append(1 if query.matches(decision) else 0)
-        corrected = _seqs(item.get("id") for item in decision.get("supersedes") or ()
-                          if isinstance(item, dict))
+        corrected = _seqs(stored.superseded_ids())
         if corrected:
             f.supersedes[seq] = corrected
             into = f.corrected_same if code == 0 else f.corrected_other
@@ -142,14 +141,54 @@ def collect(store, basis, query: Query, end: int | None = None,
                 into.setdefault(a, []).append(seq)
         if selector is not None:
             if f.selected is None:
-                if (seq == selector.seq if sel_id else
-                        event.get("request_id") == selector.request_id):
+                if (seq == selector.seq) if by_id else \
+                        (stored.request_id == selector.request_id):
                     f.selected = seq
             elif (f.selected in corrected
                   or f.selected in _seqs(decision.get("builds_on") or ())):
                 f.successors.append(seq)
     f.end = len(f.offsets)
     return f
+
+
+# The pass needs little of each line: the run head, and the targets or builds_on ids when a
+# filter or show asks. Lines the store verified are in the canonical encoding, where these
+# can be found in the bytes: a quote inside a JSON string is always escaped, so `"targets":[`
+# or `,"context":{"start":"` can only be the keys themselves. A line that does not have the
+# expected shape (or a keyword filter, which needs the decoded summary and reason) is parsed.
+_CONTEXT = re.compile(rb',"context":\{"start":"[0-9a-f]{64}","run_head":\{"seq":'
+                      rb'([1-9][0-9]{0,17}),"sha256":"([0-9a-f]{64})"\}')
+_LISTS = {name: re.compile(b'"' + name.encode() + rb'":\[([^\]]*)\]')
+          for name in ("targets", "builds_on")}
+_STRING = re.compile(rb'"([^"\\]*)"')
+
+
+class _RawDecision:
+    """`get` of the targets / builds_on lists of a canonical line's decision, from its bytes."""
+
+    __slots__ = ("_raw", "_end")
+
+    def __init__(self, raw: bytes, end: int):
+        self._raw, self._end = raw, end
+
+    def get(self, name, default=None):
+        m = _LISTS[name].search(self._raw, 0, self._end)
+        if m is None:
+            return default
+        return [s.decode("ascii", "replace") for s in _STRING.findall(m.group(1))]
+
+
+def _fields(stored, need_text: bool):
+    """(context.run_head, decision or a _RawDecision) of one stored line."""
+    if not need_text:
+        raw = stored.raw
+        k = raw.rfind(b',"context":{')
+        m = _CONTEXT.match(raw, k) if k > 0 else None
+        if m is not None:
+            return ({"seq": int(m.group(1)), "sha256": m.group(2).decode("ascii")},
+                    _RawDecision(raw, k))
+    event = stored.event
+    return (event.get("context") or {}).get("run_head"), event.get("decision") or {}
 
 
 def _seqs(ids) -> list:

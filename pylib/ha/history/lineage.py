@@ -64,12 +64,14 @@ class Basis:
 
     def of(self, run_head) -> str:
         """same / different / unverifiable for an event's context.run_head."""
-        if self.head is None or not _is_head(run_head):
+        try:
+            key = (run_head["seq"], run_head["sha256"])
+            found = self._cache.get(key)
+        except (TypeError, KeyError):
             return UNVERIFIABLE
-        key = (run_head["seq"], run_head["sha256"])
-        found = self._cache.get(key)
         if found is None:
-            found = self._judge(*key)
+            found = self._judge(*key) if self.head is not None and _is_head(run_head) \
+                else UNVERIFIABLE
             self._cache[key] = found
         return found
 
