@@ -55,19 +55,30 @@ def build(path, n):
         f.write("".join(batch))
 
 
-def measure(argv, env, runs):
-    walls, peak = [], 0
+TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+
+
+def measure(argv, env, runs, scratch):
+    """(median wall s, median CPU s, peak RSS MB). CPU (user + sys of the script's process tree)
+    is shown because wall time on a shared machine mostly measures the neighbours. Peak RSS
+    comes from /usr/bin/time (a small process, so the figure is the script's own tree); without
+    it, from os.wait4's rusage, which on Linux can include this bench process's RSS at fork."""
+    walls, cpus, peak = [], [], 0
     for _ in range(runs):
+        out = scratch / "time.out"
+        cmd = [TIME, "-o", str(out), "-f", "%M", *argv] if TIME else argv  # %M: max RSS KiB
         start = time.perf_counter()
-        proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         _, status, usage = os.wait4(proc.pid, 0)
         walls.append(time.perf_counter() - start)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        if proc.returncode != 0:
-            sys.exit(f"{argv} failed: {proc.stderr.read().decode()}")
+        err = proc.stderr.read().decode()
         proc.stderr.close()
-        peak = max(peak, usage.ru_maxrss)  # KiB on Linux
-    return statistics.median(walls), peak / 1024
+        if os.waitstatus_to_exitcode(status) != 0:
+            sys.exit(f"{argv} failed: {err}")
+        cpus.append(usage.ru_utime + usage.ru_stime)  # time's own share is negligible
+        kib = int(out.read_text().split()[-1]) if TIME else usage.ru_maxrss
+        peak = max(peak, kib)
+    return statistics.median(walls), statistics.median(cpus), peak / 1024
 
 
 PROBE = """
@@ -95,10 +106,13 @@ def main():
     work.mkdir(parents=True, exist_ok=True)
     query = "retry worker"
     question = "Which retry approach for the worker path, given load 3?"
-    print(f"# judgment-ledger bench: {PROJECTS} projects, median of {args.runs} runs, "
-          f"peak RSS = max over runs; python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
+    print(f"# judgment-ledger bench: {PROJECTS} projects, wall = median of {args.runs} runs, "
+          f"peak RSS = max over runs ({'/usr/bin/time' if TIME else 'wait4 rusage'}); "
+          f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
+          f"load average {os.getloadavg()[0]:.1f} at start")
     print()
-    print("| records | file MB | build s | search s | search MB | recall s | recall MB | append s | append MB |")
+    print("| records | file MB | build s | search s (cpu) | search MB | recall s (cpu) | recall MB "
+          "| append s (cpu) | append MB |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     try:
         for n in sizes:
@@ -107,13 +121,14 @@ def main():
             build(path, n)
             built = time.perf_counter() - t0
             env = dict(os.environ, HARNESS_JUDGMENT_LEDGER=str(path))
-            s = measure([str(LEDGER_SH), "search", "--project", "project-07", "--query", query], env, args.runs)
-            r = measure([str(LEDGER_SH), "recall", "--project", "project-07", "--question", question], env, args.runs)
+            s = measure([str(LEDGER_SH), "search", "--project", "project-07", "--query", query], env, args.runs, work)
+            r = measure([str(LEDGER_SH), "recall", "--project", "project-07", "--question", question], env, args.runs, work)
             a = measure([str(LEDGER_SH), "append", "--project", "project-07", "--question", question,
-                         "--answer", "Redis", "--card-ref", "bench.json", "--tags", "bench"], env, args.runs)
+                         "--answer", "Redis", "--card-ref", "bench.json", "--tags", "bench"], env, args.runs, work)
             mb = path.stat().st_size / 1e6
-            print(f"| {n:,} | {mb:.0f} | {built:.1f} | {s[0]:.3f} | {s[1]:.1f} | {r[0]:.3f} | {r[1]:.1f} "
-                  f"| {a[0]:.3f} | {a[1]:.1f} |", flush=True)
+            print(f"| {n:,} | {mb:.0f} | {built:.1f} | {s[0]:.3f} ({s[1]:.3f}) | {s[2]:.1f} "
+                  f"| {r[0]:.3f} ({r[1]:.3f}) | {r[2]:.1f} | {a[0]:.3f} ({a[1]:.3f}) | {a[2]:.1f} |",
+                  flush=True)
         last = work / f"ledger-{sizes[-1]}.jsonl"
         for name, argv in [("search", ["ledger", "search", "--project", "project-07", "--query", query]),
                            ("recall", ["ledger", "recall", "--project", "project-07", "--question", question])]:

@@ -87,12 +87,20 @@ def _read_args(tool, command, argv, text_field):
 
 
 def _print_json(value, **kwargs):
+    """UTF-8 JSON on stdout whatever the locale; \\u-escaped only if the text is not encodable
+    (a lone surrogate read from a foreign \\ud800 escape)."""
     try:
-        text = json.dumps(value, ensure_ascii=False, **kwargs)
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate from a foreign \\ud800 escape
-        text = json.dumps(value, **kwargs)
-    _out(text)
+        data = json.dumps(value, ensure_ascii=False, **kwargs).encode("utf-8")
+    except UnicodeEncodeError:
+        data = json.dumps(value, **kwargs).encode("utf-8")
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data + b"\n")
+    sys.stdout.buffer.flush()
+
+
+def _unreadable(tool, command, error):
+    _err(tool, f"{command}: cannot read the ledger {error.filename}: {error.strerror or error}")
+    return 1
 
 
 def ledger_search(argv):
@@ -101,7 +109,11 @@ def ledger_search(argv):
         return 1
     from . import ledger, search
     project, query, limit = args
-    for rec in search.search(ledger.default_path(), project, query, limit):
+    try:
+        found = search.search(ledger.default_path(), project, query, limit)
+    except OSError as e:
+        return _unreadable("ledger", "search", e)
+    for rec in found:
         _print_json(rec, separators=(",", ":"))
     return 0
 
@@ -112,7 +124,11 @@ def ledger_recall(argv):
         return 1
     from . import ledger, recall
     project, question, _ = args
-    _print_json(recall.recall(ledger.default_path(), project, question), separators=(",", ":"))
+    try:
+        items = recall.recall(ledger.default_path(), project, question)
+    except OSError as e:
+        return _unreadable("ledger", "recall", e)
+    _print_json(items, separators=(",", ":"))
     return 0
 
 
@@ -193,6 +209,8 @@ def card_recall(argv):
     except card.CardError as e:
         _print_card_error(e)
         return 1
+    except OSError as e:
+        return _unreadable("card", "recall", e)
     _print_json(merged, indent=2)
     return 0
 

@@ -6,6 +6,7 @@ import errno
 import fcntl
 import json
 import os
+import re
 import stat
 import time
 
@@ -120,6 +121,7 @@ def project_needle(project):
 # Lines holding \uXXXX or \/ escapes may spell a value in a way a byte search cannot see;
 # such (rare, foreign-written) lines are always parsed.
 ESCAPES = (b"\\u", b"\\/")
+ESCAPE_RE = re.compile(rb"\\[u/]")
 READ_FIELDS = ("id", "project", "decided_at", "question", "answer")
 CHUNK = 1 << 20
 
@@ -178,25 +180,28 @@ def candidate_lines(f, needle, chunk_size=CHUNK):
 
 
 def _scan(buf, cut, base, needle):
-    """Candidates among the complete lines buf[:cut]."""
-    if buf.find(ESCAPES[0], 0, cut) != -1 or buf.find(ESCAPES[1], 0, cut) != -1:
-        start = 0
-        while start < cut:
-            end = buf.find(b"\n", start, cut)
-            end = cut if end == -1 else end
-            line = buf[start:end]
-            if line and (needle in line or has_escapes(line)):
-                yield base + start, line
-            start = end + 1
-        return
-    pos = buf.find(needle, 0, cut)
+    """Candidates among the complete lines buf[:cut], in file order: the lines holding the
+    needle, plus (only when the chunk has a backslash at all) the lines holding an escape."""
+    found = {}  # line start -> line end
+    _collect(found, buf, cut, lambda at: buf.find(needle, at, cut))
+    if buf.find(b"\\", 0, cut) != -1:  # memchr-fast; real escapes are rarer still
+        def next_escape(at):
+            m = ESCAPE_RE.search(buf, at, cut)
+            return -1 if m is None else m.start()
+        _collect(found, buf, cut, next_escape)
+    for begin in sorted(found) if len(found) > 1 else found:
+        yield base + begin, buf[begin:found[begin]]
+
+
+def _collect(found, buf, cut, next_hit):
+    pos = next_hit(0)
     while pos != -1:
         begin = buf.rfind(b"\n", 0, pos) + 1
         end = buf.find(b"\n", pos, cut)
         if end == -1:
             end = cut
-        yield base + begin, buf[begin:end]
-        pos = buf.find(needle, end, cut)
+        found[begin] = end
+        pos = next_hit(end)
 
 
 def has_escapes(data):

@@ -47,10 +47,12 @@ def rank(rec, whole, tokens):
     """(whole match, token points) for a matching record, None for no match."""
     if not whole:
         return (False, 0)
-    fields = [v.casefold() for v in _texts(rec)]
-    if any(whole in f for f in fields):
+    # NUL cannot occur in a command-line query, so a hit in the NUL-joined text is a hit
+    # inside one field: one C-level search per token instead of one per token and field.
+    text = "\0".join(_texts(rec)).casefold()
+    if whole in text:
         return (True, len(tokens))
-    points = sum(1 for t in tokens if any(t in f for f in fields))
+    points = sum(1 for t in tokens if t in text)
     return (False, points) if points else None
 
 

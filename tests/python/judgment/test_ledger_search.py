@@ -171,3 +171,27 @@ def test_parse_query_and_rank():
     assert search.rank(r, *search.parse_query("FOO")) == (True, 1)
     assert search.rank(r, *search.parse_query("nothing")) is None
     assert search.rank(r, *search.parse_query("")) == (False, 0)
+
+
+def test_an_unreadable_ledger_is_an_error_not_an_empty_answer(tmp_path):
+    env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path)  # a directory
+    r = ledger("search", "--project", "demo", "--query", "x", env=env)
+    assert (r.returncode, r.stdout) == (1, "")
+    assert r.stderr == f"judgment-ledger: search: cannot read the ledger {tmp_path}: Is a directory\n"
+
+
+def test_a_lone_surrogate_from_a_foreign_writer_is_still_printed(env):
+    with open(env["HARNESS_JUDGMENT_LEDGER"], "w") as f:
+        f.write('{"id":"s","project":"demo","decided_at":"2026-01-01T00:00:00Z",'
+                '"question":"odd \\ud800 text","answer":"a"}\n')
+    r = ledger("search", "--project", "demo", "--query", "odd", env=env)
+    assert r.returncode == 0
+    assert json.loads(r.stdout)["question"] == "odd \ud800 text"
+
+
+def test_output_is_utf8_whatever_the_locale(env):
+    write_records(env["HARNESS_JUDGMENT_LEDGER"], [rec(1, question="Straße")])
+    r = ledger("search", "--project", "demo", "--query", "strasse",
+               env=dict(env, LC_ALL="C", LANG="C", PYTHONIOENCODING="latin-1"))
+    assert (r.returncode, r.stderr) == (0, "")
+    assert json.loads(r.stdout)["question"] == "Straße"
