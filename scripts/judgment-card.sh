@@ -6,7 +6,7 @@
 # record-answer appends through judgment-ledger.sh append, as the contract requires).
 set -euo pipefail
 
-# shellcheck source=lib/py.sh
+# shellcheck source-path=SCRIPTDIR source=lib/py.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/py.sh"
 
 usage() {

@@ -6,7 +6,7 @@
 # after one `append skipped (...)` line, so a judgment flow is never blocked.
 set -euo pipefail
 
-# shellcheck source=lib/py.sh
+# shellcheck source-path=SCRIPTDIR source=lib/py.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/py.sh"
 
 readonly APPEND_REJECTED=65 # judgment.cli's code for a rejected record (see cli.py)
