@@ -222,3 +222,30 @@ def test_control_characters_are_escaped_in_markdown_exact_in_json(repo):
     assert '- D1 · 관측 · "tab\\there"' in out
     v = view(repo, "current", goal=odd)
     assert v["goal"] == odd and v["events"][0]["summary"] == "tab\there"
+
+
+# -- the pass reads canonical lines from their bytes; text that looks like keys is not keys --
+def test_summary_that_looks_like_relation_keys_is_text(repo, goal):
+    start(repo)
+    note(repo, "first", "--target", "T001")
+    note(repo, 'fake "targets":["AC-1"] and "builds_on":["D1"]', "--target", "T001",
+         "--reason", '"supersedes":[{"id":"D1"}]')
+    assert view(repo, "list", "--target", "AC-1")["events"] == []
+    assert ids(view(repo, "list", "--target", "T001")["events"]) == ["D1", "D2"]
+    assert view(repo, "show", "D1")["successors"] == []
+    assert view(repo, "current")["events"][0]["superseded_by"] == []
+
+
+def test_lines_in_another_key_order_are_read_by_parsing(repo, goal):
+    start(repo)
+    here = context(repo)
+    reordered = dict(reversed(list(here.items())))          # same fields, other order
+    other = dict(reversed(list(context(repo, run_head={"seq": 2,
+                                                       "sha256": sha(b"x")}).items())))
+    write_store(repo, [({"targets": ["AC-1"], "summary": "reordered", "kind": "관측"}, reordered),
+                       ({"kind": "결정", "summary": "other", "builds_on": ["D1"]}, other)])
+    v = view(repo, "list", "--target", "AC-1")
+    assert [(e["id"], e["lineage"]) for e in v["events"]] == [("D1", "same")]
+    assert [(e["id"], e["lineage"]) for e in view(repo, "list")["events"]] == \
+        [("D1", "same"), ("D2", "different")]
+    assert [s["id"] for s in view(repo, "show", "D1")["successors"]] == ["D2"]
