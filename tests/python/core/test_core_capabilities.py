@@ -1,7 +1,11 @@
 """`ha capabilities`: one compact JSON line, no repository needed."""
 import json
+import os
+import shutil
+import subprocess
+import sys
 
-from conftest import ha
+from conftest import ROOT, ha
 
 from ha import capabilities
 
@@ -21,15 +25,43 @@ def test_outside_any_repository(tmp_path):
     assert r.stdout == json.dumps(cap, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def test_history_advertised_exactly_when_it_ships(tmp_path):
+def test_history_advertised_when_it_ships(tmp_path):
+    assert capabilities.history_available()  # ha.history.cli is part of this package
     cap = json.loads(ha("capabilities", cwd=tmp_path).stdout)
-    if capabilities.history_available():
-        assert cap["features"] == ["decision-history/v1"]
-        assert cap["formats"]["decision_history"] == ["decision-history/v1"]
-    else:
-        assert cap["features"] == [] and "decision_history" not in cap["formats"]
+    assert cap["features"] == ["decision-history/v1"]
+    assert cap["formats"]["decision_history"] == ["decision-history/v1"]
 
 
 def test_arguments_are_usage_errors(tmp_path):
     r = ha("capabilities", "--json", cwd=tmp_path)
     assert r.returncode == 64 and r.stderr.startswith("ha: capabilities: unexpected argument")
+
+
+def test_runs_no_git(tmp_path):
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    marker = tmp_path / "git-was-run"
+    (bindir / "git").write_text(f"#!/bin/sh\ntouch '{marker}'\nexit 1\n")
+    (bindir / "git").chmod(0o755)
+    env = {"PATH": f"{bindir}:{os.environ['PATH']}"}
+    r = ha("capabilities", cwd=tmp_path, env=env)
+    assert r.returncode == 0 and not marker.exists()
+    r = ha("status", "x", cwd=tmp_path, env=env)   # the fake git is really on PATH
+    assert marker.exists()
+
+
+def test_without_the_history_package(tmp_path):
+    """A copy of the package without ha.history.cli: nothing advertised, history unavailable."""
+    lib = tmp_path / "lib"
+    shutil.copytree(ROOT / "pylib" / "ha", lib / "ha")
+    os.remove(lib / "ha" / "history" / "cli.py")
+    env = dict(os.environ, PYTHONPATH=str(lib))
+    run = lambda *a: subprocess.run([sys.executable, "-m", "ha.cli", *a], cwd=tmp_path, env=env,
+                                    capture_output=True, text=True)
+    cap = json.loads(run("capabilities").stdout)
+    assert cap["features"] == [] and "decision_history" not in cap["formats"]
+    r = run("history", "g")
+    assert r.returncode == 64 and r.stderr == "ha: history: not available\n"
+    full = json.loads(ha("capabilities", cwd=tmp_path).stdout)
+    assert full["features"] == ["decision-history/v1"]
+    assert full["formats"]["decision_history"] == ["decision-history/v1"]
