@@ -8,6 +8,7 @@ for a rejected record: the shell maps it to 1 and maps every other failure of th
 (a crash, an import error, a signal) to a fail-open skip.
 """
 import json
+import os
 import sys
 
 from . import deps
@@ -21,7 +22,12 @@ def main(argv=None):
     if len(argv) < 2 or (argv[0], argv[1]) not in COMMANDS:
         print("usage: python -m judgment.cli ledger|card SUBCOMMAND ARGS...", file=sys.stderr)
         return 1
-    return COMMANDS[argv[0], argv[1]](argv[2:])
+    try:
+        return COMMANDS[argv[0], argv[1]](argv[2:])
+    except BrokenPipeError:  # `... | head -1`: the reader left; not an error worth a traceback
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 def _out(text):

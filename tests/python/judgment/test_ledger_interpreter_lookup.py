@@ -1,6 +1,7 @@
 """Skeleton: one interpreter lookup (HARNESS_PYTHON, else .venv/bin/python, else python3), and what
 happens when that Python lacks the project's dependencies."""
 import os
+import subprocess
 
 import pytest
 
@@ -19,11 +20,17 @@ def test_harness_python_is_the_interpreter_used(tmp_path):
     assert (tmp_path / "argv").read_text() == f"{spy} -m judgment.cli card should-issue --reason tradeoff\n"
 
 
-def test_repo_venv_is_the_default(tmp_path):
-    if not os.access(ROOT / ".venv" / "bin" / "python", os.X_OK):
-        pytest.skip("no .venv (run bash scripts/setup.sh)")
-    env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl")
-    assert ledger(*append_args(), env=env).returncode == 0  # .venv has the deps
+def lookup(env):
+    r = subprocess.run(["bash", "-c", 'source "$1"; harness_python', "bash", str(ROOT / "scripts" / "lib" / "py.sh")],
+                       env=env, capture_output=True, text=True, check=True)
+    return r.stdout.strip()
+
+
+def test_lookup_order(tmp_path):
+    env = hermetic_env(tmp_path)
+    venv = ROOT / ".venv" / "bin" / "python"
+    assert lookup(env) == (str(venv) if os.access(venv, os.X_OK) else "python3")
+    assert lookup(dict(env, HARNESS_PYTHON="/opt/py")) == "/opt/py"
 
 
 def test_append_without_dependencies_is_skipped_naming_them(tmp_path, nodeps_python):
