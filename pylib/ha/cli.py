@@ -85,17 +85,17 @@ def cmd_check(argv, out):
     args = _Args("check", argv, {"--timeout"})
     from . import check
     timeout = check.DEFAULT_TIMEOUT
-    raw = args.values.get("--timeout")
+    raw, source = args.values.get("--timeout"), "--timeout"
     if raw is None:
         import os
-        raw = os.environ.get("HA_CHECK_TIMEOUT") or None
+        raw, source = os.environ.get("HA_CHECK_TIMEOUT") or None, "HA_CHECK_TIMEOUT"
     if raw is not None:
         try:
             timeout = float(raw)
         except ValueError:
             timeout = -1
         if not 0 < timeout < 10 ** 7:
-            raise HaError(f"check: --timeout {raw!r} is not a positive number of seconds",
+            raise HaError(f"check: {source} {raw!r} is not a positive number of seconds",
                           USAGE)
     g = _open_goal(args.positional[0])
     results = []

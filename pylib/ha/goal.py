@@ -55,6 +55,7 @@ class Goal:
         self.key = goal_key(path)
         self._ids = None
         self._docs = None
+        self._bytes = {}
         self._digest = None
 
     def __repr__(self):
@@ -114,13 +115,14 @@ class Goal:
         """Repository-relative SPEC.md plus the .md documents it links to, sorted bytewise."""
         if self._docs is None:
             if self.read("SPEC.md") is None:
-                self._docs = []  # no SPEC.md: no documents, the digest of the empty text
+                self._docs, self._bytes = [], {}  # no SPEC.md: the digest of the empty text
                 return []
             found = {"SPEC.md"}
             queue = ["SPEC.md"]
+            self._bytes = {}
             while queue:
                 name = queue.pop()
-                data = self.read(name)
+                data = self._bytes[name] = self.read(name)
                 if data is None:
                     continue
                 for target in linked_documents(data.decode("utf-8", "replace"), name):
@@ -133,9 +135,9 @@ class Goal:
     def digest(self) -> str:
         if self._digest is None:
             prefix = len(self.path) + 1
-            parts = []
+            parts = []  # document_paths() read every document once; hash those same bytes
             for rel in self.document_paths():
-                data = self.read(rel[prefix:]) or b""
+                data = self._bytes.get(rel[prefix:]) or b""
                 parts.append(rel.encode() + b"\0" + hashlib.sha256(data).hexdigest().encode()
                              + b"\n")
             self._digest = hashlib.sha256(b"".join(parts)).hexdigest()

@@ -83,6 +83,10 @@ def _reject_duplicates(pairs):
     return obj
 
 
+def _reject_constant(name):
+    raise ValueError(f"{name} is not JSON")
+
+
 def verify(data: bytes, name: str = "runs.jsonl") -> Chain:
     """Verify raw record bytes; `name` (the repo-relative path) prefixes the error message."""
     raw, records = [], []
@@ -107,7 +111,8 @@ def verify(data: bytes, name: str = "runs.jsonl") -> Chain:
 def _line_problem(line: bytes, no: int, prev_sha):
     """The parsed record, or a string saying what is wrong with line `no`."""
     try:
-        rec = json.loads(line.decode("utf-8"), object_pairs_hook=_reject_duplicates)
+        rec = json.loads(line.decode("utf-8"), object_pairs_hook=_reject_duplicates,
+                         parse_constant=_reject_constant)
     except (UnicodeDecodeError, ValueError) as exc:
         return f"not a JSON line ({exc})"
     if not isinstance(rec, dict):

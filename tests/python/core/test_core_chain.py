@@ -53,6 +53,7 @@ def breaks():
     yield "line 1 has a non-null prev", line(1, "0" * 64, "start") + b"\n", 1, 0
     yield "prev does not match the sha256 of line 1", r[0] + b"\n" + line(2, "a" * 64) + b"\n", 2, 1
     yield "not a JSON line", r[0] + b"\n\xff\xfe\n", 2, 1
+    yield "NaN is not JSON", r[0] + b"\n" + line(2, sha(r[0]), x=1).replace(b'"x":1', b'"x":NaN') + b"\n", 2, 1
 
 
 @pytest.mark.parametrize("words,data,bad,kept", list(breaks()))

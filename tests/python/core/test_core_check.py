@@ -140,6 +140,10 @@ def test_timeout(repo):
     assert r.returncode == 1 and records(repo, "g")[2]["result"] == "error"
     assert ha("check", "g", "--timeout", "zero", cwd=repo).returncode == 64
     assert ha("check", "g", "--timeout", "-1", cwd=repo).returncode == 64
+    r = ha("check", "g", cwd=repo, env={"HA_CHECK_TIMEOUT": "soon"})
+    assert r.returncode == 64
+    assert r.stderr == "ha: check: HA_CHECK_TIMEOUT 'soon' is not a positive number of seconds\n"
+    assert len(records(repo, "g")) == 3
 
 
 def test_dirty_tree_is_recorded_per_check(repo, goal):
