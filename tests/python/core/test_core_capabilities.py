@@ -65,3 +65,13 @@ def test_without_the_history_package(tmp_path):
     full = json.loads(ha("capabilities", cwd=tmp_path).stdout)
     assert full["features"] == ["decision-history/v1"]
     assert full["formats"]["decision_history"] == ["decision-history/v1"]
+
+
+def test_output_failure_is_70(tmp_path):
+    if not os.path.exists("/dev/full"):
+        import pytest
+        pytest.skip("no /dev/full on this system")
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([str(ROOT / "scripts" / "ha"), "capabilities"], cwd=tmp_path,
+                           stdout=full, stderr=subprocess.PIPE, text=True)
+    assert r.returncode == 70 and r.stderr.startswith("ha: internal error: ")
