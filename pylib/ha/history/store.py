@@ -29,11 +29,11 @@ _sha256 = hashlib.sha256
 
 class StoredEvent:
     """One verified line. `event` is parsed on first use (history_corrupt if it cannot be)."""
-    __slots__ = ("seq", "offset", "length", "sha256", "raw", "_event", "_rid")
+    __slots__ = ("seq", "offset", "length", "sha256", "raw", "_event", "_rid", "_sup")
 
-    def __init__(self, seq, offset, length, sha256, raw, event=None, rid=None):
+    def __init__(self, seq, offset, length, sha256, raw, event=None, rid=None, sup=None):
         self.seq, self.offset, self.length, self.sha256 = seq, offset, length, sha256
-        self.raw, self._event, self._rid = raw, event, rid
+        self.raw, self._event, self._rid, self._sup = raw, event, rid, sup
 
     @property
     def event(self) -> dict:
@@ -52,10 +52,9 @@ class StoredEvent:
 
     def superseded_ids(self) -> list:
         """The ids this event's `supersedes` names (without parsing the whole line)."""
-        if self._event is not None:
-            return [item["id"] for item in self._event["decision"].get("supersedes", ())]
-        m = _SUPERSEDES.search(self.raw) if b'"supersedes":[' in self.raw else None
-        return [f"D{n.decode()}" for n in _SUP_ID.findall(m.group(1))] if m else []
+        if self._sup is None:
+            self._sup = [item["id"] for item in self.event["decision"].get("supersedes", ())]
+        return self._sup
 
     def __repr__(self):
         return f"StoredEvent(D{self.seq}, {self.sha256[:12]})"
@@ -298,15 +297,17 @@ class Scan:
                     raise corrupt(f"{path} line {seq} is incomplete (no final newline)")
                 raw = raw[:-1]
                 sha = _sha256(raw).hexdigest()
-                ev = None
-                rid = _fast_check(raw, seq, prev, ctx_mark, path) if seq <= vouched else None
-                if rid is None:
+                ev = sup = None
+                fast = _fast_check(raw, seq, prev, ctx_mark, path) if seq <= vouched else None
+                if fast is None:
                     ev = parse_line(raw, seq, prev, key, path)
                     rid = ev["request_id"]
+                else:
+                    rid, sup = fast
                 if rid in request_ids:
                     raise corrupt(f"{path} line {seq}: request id {rid!r} is used twice")
                 request_ids.add(rid)
-                yield StoredEvent(seq, offset, len(raw), sha, raw, ev, rid)
+                yield StoredEvent(seq, offset, len(raw), sha, raw, ev, rid, sup)
                 offset += len(raw) + 1
                 before, prev = prev, sha
         self.count, self.head_sha256 = seq, prev
@@ -315,35 +316,38 @@ class Scan:
         self.done = True
 
 
-_HEAD = b'{"schema":"decision-history/v1","id":"D%d","seq":%d,"prev":%s,"request_id":"'
-_RID = re.compile(rb"[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}\Z")
-_AT = re.compile(rb"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z\Z")
-_RELATION = re.compile(rb'"(?:builds_on|supersedes)":\[([^\]]*)\]')
+_HEADER = re.compile(
+    rb'\{"schema":"decision-history/v1","id":"D([1-9][0-9]*)","seq":([1-9][0-9]*),'
+    rb'"prev":(null|"[0-9a-f]{64}"),"request_id":"([A-Za-z0-9][A-Za-z0-9_.:/-]{0,127})",'
+    rb'"at":"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z","decision":\{')
+_RELATION = re.compile(rb'"(builds_on|supersedes)":\[([^\]]*)\]')
 _REL_ID = re.compile(rb'"D([1-9][0-9]*)"')
-_SUPERSEDES = re.compile(rb'"supersedes":\[([^\]]*)\]')
 _SUP_ID = re.compile(rb'"id":"D([1-9][0-9]*)"')
 
 
 def _fast_check(raw: bytes, seq: int, prev, ctx_mark: bytes, path: str):
-    """The request id of a canonical line that passes the cheap checks; None -> full parse."""
-    head = _HEAD % (seq, seq, b"null" if prev is None else b'"' + prev.encode() + b'"')
-    if not raw.startswith(head):
+    """(request id, superseded ids) of a canonical line that passes the cheap checks;
+    None -> parse it in full."""
+    m = _HEADER.match(raw)
+    if m is None:
         return None
-    i = len(head)
-    j = raw.find(b'"', i)
-    if j < 0 or not _RID.match(raw, i, j) or raw[j:j + 8] != b'","at":"' \
-            or not _AT.match(raw, j + 8, j + 28) or raw[j + 28:j + 42] != b'","decision":{':
+    n, s, p, rid = m.groups()
+    want = b"%d" % seq
+    if n != want or s != want or p != (b"null" if prev is None else b'"%s"' % prev.encode()):
         return None
     k = raw.rfind(ctx_mark)
     if k < 0 or not raw.endswith(b"}}"):
         return None
+    superseded = ()
     if b'"builds_on":[' in raw or b'"supersedes":[' in raw:
-        for m in _RELATION.finditer(raw, j + 41, k):
-            for n in _REL_ID.findall(m.group(1)):
-                if int(n) >= seq:
-                    raise corrupt(f"{path} line {seq}: relation to D{n.decode()}, which is not "
+        for r in _RELATION.finditer(raw, m.end() - 1, k):
+            for d in _REL_ID.findall(r.group(2)):
+                if int(d) >= seq:
+                    raise corrupt(f"{path} line {seq}: relation to D{d.decode()}, which is not "
                                   "an earlier event")
-    return raw[i:j].decode("ascii")
+            if r.group(1) == b"supersedes":
+                superseded = [f"D{d.decode()}" for d in _SUP_ID.findall(r.group(2))]
+    return rid.decode("ascii"), superseded
 
 
 def _lines_of(data):
