@@ -7,6 +7,7 @@ checks in one worktree never wait for each other's commands.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import signal
@@ -102,36 +103,51 @@ def _run_one(goal, rules, t, folder, timeout):
     clean = goal.is_clean(rules)
     digest = goal.digest()
     tmp = os.path.join(folder, f".running-{os.getpid()}-{time.monotonic_ns()}.log")
-    exit_code, duration_ms = _execute(t.argv, goal.repo.toplevel, tmp, timeout)
     try:
-        output = safefs.read_file(tmp)
-    except safefs.FsError as exc:
-        raise HaError(f"cannot read the check log {tmp}: {exc}", INTERNAL) from None
-    if exit_code is None:
-        result = "error"
-    else:
-        result = "pass" if exit_code == 0 else "fail"
-    def place_log(seq):
-        os.replace(tmp, os.path.join(folder, f"{seq}.log"))
+        exit_code, duration_ms = _execute(t.argv, goal.repo.toplevel, tmp, timeout)
+        output_digest = _file_sha256(tmp)
+        if exit_code is None:
+            result = "error"
+        else:
+            result = "pass" if exit_code == 0 else "fail"
 
-    def fields(_chain, seq):
-        return {"target": t.target, "argv": t.argv,
-                "command_digest": runs.sha256_hex(t.row.command.encode("utf-8")),
-                "commit": commit, "tree_clean": clean, "spec_digest": digest,
-                "exit": exit_code, "result": result, "duration_ms": duration_ms,
-                "output_digest": runs.sha256_hex(output),
-                "output_path": f".git/ha/runs/{goal.key}/{seq}.log"}
+        def place_log(seq):
+            os.replace(tmp, os.path.join(folder, f"{seq}.log"))
 
-    def started(chain):
-        if chain.start is None:
-            raise HaError(f"not started: {goal.path} has no start line", REFUSED)
-        runs.require_rules(chain.start)
+        def fields(_chain, seq):
+            return {"target": t.target, "argv": t.argv,
+                    "command_digest": runs.sha256_hex(t.row.command.encode("utf-8")),
+                    "commit": commit, "tree_clean": clean, "spec_digest": digest,
+                    "exit": exit_code, "result": result, "duration_ms": duration_ms,
+                    "output_digest": output_digest,
+                    "output_path": f".git/ha/runs/{goal.key}/{seq}.log"}
 
-    try:
+        def started(chain):
+            if chain.start is None:
+                raise HaError(f"not started: {goal.path} has no start line", REFUSED)
+            runs.require_rules(chain.start)
+
         return runs.append(goal, "check", fields, check=started, before_write=place_log)
     finally:
-        if os.path.exists(tmp):
+        if os.path.lexists(tmp):
             os.unlink(tmp)
+
+
+def _file_sha256(path):
+    """sha256 of a log, read in chunks (a check may print a lot)."""
+    h = hashlib.sha256()
+    try:
+        fd = safefs.open_read(path)
+    except safefs.FsError as exc:
+        raise HaError(f"cannot read the check log {path}: {exc}", INTERNAL) from None
+    try:
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                return h.hexdigest()
+            h.update(chunk)
+    finally:
+        os.close(fd)
 
 
 def _execute(argv, cwd, log_path, timeout):
