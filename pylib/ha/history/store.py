@@ -499,15 +499,20 @@ class WriteLock:
         caller); any failure from the write on is raised as WriteFailed.
         """
         st = self.store
-        fd = st._open_file(self.dfd, EVENTS, os.O_WRONLY | os.O_APPEND | os.O_CREAT
-                           | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY | os.O_NONBLOCK)
+        flags = os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY \
+            | os.O_NONBLOCK
+        fd = st._open_file(self.dfd, EVENTS, flags)
+        created = fd is None
+        if created:
+            fd = st._open_file(self.dfd, EVENTS, flags | os.O_CREAT | os.O_EXCL)
         data = raw + b"\n"
         try:
             n = os.write(fd, data)
             if n != len(data):
                 raise WriteFailed(f"wrote {n} of {len(data)} bytes to {st.events_path}")
             os.fsync(fd)
-            os.fsync(self.dfd)
+            if created:  # the new directory entry must survive a crash too
+                os.fsync(self.dfd)
         except OSError as exc:
             raise WriteFailed(f"{st.events_path}: {_why(exc)}") from None
         finally:
