@@ -90,3 +90,22 @@ def test_write_failure_after_write_began_is_70(repo, goal):
     # the partial line now breaks the chain, and nothing repairs it
     r = ha("check", goal, "AC-1", cwd=repo)
     assert r.returncode == 65 and "record_integrity" in r.stderr
+
+
+def test_append_waits_for_the_worktree_lock(repo, goal):
+    import fcntl
+    import time
+    started(repo)
+    lock = os.path.join(git(repo, "rev-parse", "--absolute-git-dir").stdout.strip(), "ha", "lock")
+    env = dict(os.environ, **GIT_ENV)
+    with open(lock, "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        p = subprocess.Popen([str(SCRIPTS / "ha"), "check", goal, "AC-1"], cwd=repo, env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.0)
+        assert p.poll() is None            # the command ran, but the append is waiting
+        assert len(lines(repo)) == 1
+        fcntl.flock(held, fcntl.LOCK_UN)
+    out, err = p.communicate(timeout=30)
+    assert p.returncode == 0, err
+    assert out == "AC-1 check pass (seq 2)\n" and len(lines(repo)) == 2
