@@ -117,13 +117,12 @@ def _new_request_id() -> str:
 
 
 def _check_relations(decision: dict, count: int, last_correction: dict) -> None:
-    new = f"D{count + 1}"
+    stored = f"D1..D{count}" if count else "none"
     for ref, n in model.relation_seqs(decision):
         if n > count:
-            what = "itself" if n == count + 1 else "an event that is not stored"
+            what = "this event itself" if n == count + 1 else "not a stored event"
             raise HistoryError("invalid_relation", f"{ref} is {what}; relations may only name "
-                               f"earlier stored events ({'none yet' if not count else f'D1..D{count}'}"
-                               f", this event would be {new})")
+                               f"earlier stored events (stored: {stored})")
     for item in decision.get("supersedes", ()):
         current, claimed = last_correction.get(item["id"]), item.get("after")
         if current != claimed:

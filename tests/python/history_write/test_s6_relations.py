@@ -23,10 +23,10 @@ def test_relations_to_earlier_events(started):
 
 def test_relations_to_self_future_or_missing_events_are_refused(started):
     p = obs(started, "x", "--builds-on", "D1")        # empty history: D1 would be itself
-    assert "itself" in refused(p, "invalid_relation", 65)
+    assert "this event itself" in refused(p, "invalid_relation", 65)
     receipt(obs(started))
     before = snapshot(started)
-    assert "itself" in refused(obs(started, "x", "--builds-on", "D2"), "invalid_relation", 65)
+    assert "this event itself" in refused(obs(started, "x", "--builds-on", "D2"), "invalid_relation", 65)
     refused(obs(started, "x", "--builds-on", "D7"), "invalid_relation", 65)
     refused(obs(started, "x", "--supersedes", "D2"), "invalid_relation", 65)
     refused(obs(started, "x", "--supersedes", "D1@D3"), "invalid_relation", 65)
