@@ -35,7 +35,6 @@ def open_history(goal_arg: str, *, for_write: bool, cwd: str | None = None) -> H
     except HaError as exc:
         raise HistoryError("history_unsupported", exc.message) from None
     if for_write and not chain.ok:
-        raise HistoryError("run_record_broken",
-                           f"{goal.path}/runs.jsonl: {chain.error}; nothing was added")
+        raise HistoryError("run_record_broken", f"{chain.error}; nothing was added")
     key = runs.start_key(chain)
     return HistoryContext(repo, goal, chain, key, locate(repo, key), rules)
