@@ -49,17 +49,42 @@ class Query:
     def filtered(self) -> bool:
         return bool(self.targets or self.keywords)
 
-    def matches(self, decision: dict) -> bool:
+    def matches(self, decision) -> bool:
+        """Whether a decision (dict) passes the filters."""
         if self.targets:
             have = decision.get("targets") or ()
             if not any(t in self.targets for t in have):
                 return False
         if self.keywords:
-            text = (decision.get("summary") or "") + "\n" + (decision.get("reason") or "")
-            text = text.casefold()
-            if not all(k in text for k in self.keywords):
+            summary = (decision.get("summary") or "").casefold()
+            reason = (decision.get("reason") or "").casefold()
+            if not all(k in summary or k in reason for k in self.keywords):
                 return False
         return True
+
+    def matches_line(self, stored, decision) -> bool:
+        """`matches` for one stored line, parsing it only when a keyword filter needs it.
+
+        A word with no character JSON must escape appears verbatim in a line without `\\u` or
+        `\\/` escapes wherever it appears in the summary or reason, and casefolding is per
+        character, so such a line whose casefolded text lacks a word cannot match and is not
+        parsed.
+        """
+        if self.targets and not self.matches(_TargetsOnly(decision)):
+            return False
+        if not self.keywords:
+            return True
+        raw = stored.raw
+        if isinstance(decision, _RawDecision) and self._plain and b"\\u" not in raw \
+                and b"\\/" not in raw:
+            text = raw.decode("utf-8", "replace").casefold()
+            if not all(k in text for k in self.keywords):
+                return False
+        return Query((), self.keywords).matches(stored.event.get("decision") or {})
+
+    @property
+    def _plain(self) -> bool:
+        return not any(_ESCAPED.search(k) for k in self.keywords)
 
     def digest(self, view: str, selector: str | None, since: str | None) -> str:
         """What a page cursor pins besides the range: view, selected event, filters, since."""
@@ -118,7 +143,6 @@ def collect(store, basis, query: Query, end: int | None = None,
     f = Facts()
     want = set(want_sha)
     by_id = selector is not None and selector.seq is not None
-    text = bool(query.keywords)
     for stored in store.scan():
         seq = stored.seq
         f.n = seq
@@ -127,12 +151,12 @@ def collect(store, basis, query: Query, end: int | None = None,
         if end is not None and seq > end:
             continue
         f.end_sha = stored.sha256
-        run_head, decision = _fields(stored, text)
+        run_head, decision = _fields(stored)
         f.offsets.append(stored.offset)
         f.lengths.append(stored.length)
         code = _CODE[basis.of(run_head)]
         f.lineage.append(code)
-        f.match.append(1 if query.matches(decision) else 0)
+        f.match.append(1 if query.matches_line(stored, decision) else 0)
         corrected = _seqs(stored.superseded_ids())
         if corrected:
             f.supersedes[seq] = corrected
@@ -155,12 +179,23 @@ def collect(store, basis, query: Query, end: int | None = None,
 # filter or show asks. Lines the store verified are in the canonical encoding, where these
 # can be found in the bytes: a quote inside a JSON string is always escaped, so `"targets":[`
 # or `,"context":{"start":"` can only be the keys themselves. A line that does not have the
-# expected shape (or a keyword filter, which needs the decoded summary and reason) is parsed.
+# expected shape is parsed, and so is a line a keyword filter may match (Query.matches_line).
+_ESCAPED = re.compile(r'["\\\x00-\x1f\x7f\u2028\u2029]')
 _CONTEXT = re.compile(rb',"context":\{"start":"[0-9a-f]{64}","run_head":\{"seq":'
                       rb'([1-9][0-9]{0,17}),"sha256":"([0-9a-f]{64})"\}')
 _LISTS = {name: re.compile(b'"' + name.encode() + rb'":\[([^\]]*)\]')
           for name in ("targets", "builds_on")}
 _STRING = re.compile(rb'"([^"\\]*)"')
+
+
+class _TargetsOnly:
+    __slots__ = ("_d",)
+
+    def __init__(self, decision):
+        self._d = decision
+
+    def get(self, name, default=None):
+        return self._d.get(name, default) if name == "targets" else default
 
 
 class _RawDecision:
@@ -178,15 +213,14 @@ class _RawDecision:
         return [s.decode("ascii", "replace") for s in _STRING.findall(m.group(1))]
 
 
-def _fields(stored, need_text: bool):
+def _fields(stored):
     """(context.run_head, decision or a _RawDecision) of one stored line."""
-    if not need_text:
-        raw = stored.raw
-        k = raw.rfind(b',"context":{')
-        m = _CONTEXT.match(raw, k) if k > 0 else None
-        if m is not None:
-            return ({"seq": int(m.group(1)), "sha256": m.group(2).decode("ascii")},
-                    _RawDecision(raw, k))
+    raw = stored.raw
+    k = raw.rfind(b',"context":{')
+    m = _CONTEXT.match(raw, k) if k > 0 else None
+    if m is not None:
+        return ({"seq": int(m.group(1)), "sha256": m.group(2).decode("ascii")},
+                _RawDecision(raw, k))
     event = stored.event
     return (event.get("context") or {}).get("run_head"), event.get("decision") or {}
 

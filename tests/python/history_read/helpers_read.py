@@ -95,8 +95,9 @@ def view_basis(repo, goal=GOAL):
             "spec_digest": s["spec_digest"]["now"]}
 
 
-def write_store(repo, events, goal=GOAL):
-    """Write events.jsonl and last from (decision, context) pairs; returns the line hashes."""
+def write_store(repo, events, goal=GOAL, ascii=False):
+    """Write events.jsonl and last from (decision, context) pairs; returns the line hashes.
+    `ascii` writes non-ASCII as \\u escapes (valid JSON, not the canonical encoding)."""
     d = store_dir(repo, goal)
     d.mkdir(parents=True, exist_ok=True)
     prev, out, shas = None, [], []
@@ -104,7 +105,7 @@ def write_store(repo, events, goal=GOAL):
         ev = {"schema": "decision-history/v1", "id": f"D{seq}", "seq": seq, "prev": prev,
               "request_id": f"req-{seq}", "at": "2026-12-02T10:00:00Z",
               "decision": decision, "context": ctx}
-        line = json.dumps(ev, ensure_ascii=False, separators=(",", ":")).encode()
+        line = json.dumps(ev, ensure_ascii=ascii, separators=(",", ":")).encode()
         out.append(line + b"\n")
         prev = sha(line)
         shas.append(prev)

@@ -249,3 +249,25 @@ def test_lines_in_another_key_order_are_read_by_parsing(repo, goal):
     assert [(e["id"], e["lineage"]) for e in view(repo, "list")["events"]] == \
         [("D1", "same"), ("D2", "different")]
     assert [s["id"] for s in view(repo, "show", "D1")["successors"]] == ["D2"]
+
+
+def test_keyword_matches_lines_with_escaped_text(repo, goal):
+    """A line storing 버퍼 as \\uBC84\\uD37C and a summary with a quote still match."""
+    start(repo)
+    here = context(repo)
+    write_store(repo, [({"kind": "관측", "summary": "입력 버퍼 경계"}, here),
+                       ({"kind": "관측", "summary": 'hi "there" ſ'}, here),
+                       ({"kind": "관측", "summary": "a/b", "reason": "x\ny"}, here)], ascii=True)
+    assert ids(view(repo, "list", "--keyword", "버퍼")["events"]) == ["D1"]
+    assert ids(view(repo, "list", "--keyword", '"THERE"')["events"]) == ["D2"]
+    assert ids(view(repo, "list", "--keyword", "S")["events"]) == ["D2"]   # ſ casefolds to s
+    assert ids(view(repo, "list", "--keyword", 'I "T')["events"]) == ["D2"]
+    assert ids(view(repo, "list", "--keyword", "a/b", "--keyword", "Y")["events"]) == ["D3"]
+
+
+def test_keyword_in_canonical_lines_with_newlines_in_reason(repo, goal):
+    start(repo)
+    note(repo, "plain", "--reason", "첫 줄\n둘째 줄의 Straße")
+    note(repo, "other")
+    assert ids(view(repo, "list", "--keyword", "STRASSE")["events"]) == ["D1"]
+    assert ids(view(repo, "list", "--keyword", "둘째")["events"]) == ["D1"]
