@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 from ha.history import cursor
 from ha.history.errors import HistoryError
-from ha.history.lineage import SAME
 
 SCHEMA = "decision-history-view/v1"
 OTHER_MAX = 50
@@ -287,7 +286,3 @@ def _page(inp: Input, view: str, shown: int, total: int, next_pos) -> dict:
                                                       tuple(next_pos)))
     return {"limit": inp.limit, "shown": shown, "total": total,
             "truncated": next_pos is not None, "next": nxt}
-
-
-def same_lineage(lineage: str) -> bool:
-    return lineage == SAME
