@@ -264,3 +264,19 @@ def test_absent_history(repo, goal, args):
     assert md(repo, *args) == "history: absent\n"
     assert view(repo, *args) == {"schema": "decision-history-view/v1", "view": args[0],
                                  "history": "absent", "goal": GOAL}
+
+
+def test_other_lineage_lists_at_most_50_ids(repo, goal):
+    start(repo)
+    other = context(repo, run_head={"seq": 2, "sha256": sha(b"elsewhere")})
+    ahead = context(repo, run_head={"seq": 9, "sha256": sha(b"ahead")})
+    write_store(repo, [({"kind": "관측", "summary": f"e{i}"}, other if i % 2 else ahead)
+                       for i in range(1, 56)] + [({"kind": "관측", "summary": "mine"}, context(repo))])
+    v = view(repo, "current")
+    assert ids(v["events"]) == ["D56"]
+    o = v["other_lineage"]
+    assert (o["count"], o["different"], o["unverifiable"], len(o["events"]), o["truncated"]) == \
+        (55, 28, 27, 50, True)
+    assert o["events"][:2] == [{"id": "D1", "lineage": "different"},
+                               {"id": "D2", "lineage": "unverifiable"}]
+    assert ", … 5 more" in md(repo, "current")

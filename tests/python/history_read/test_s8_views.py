@@ -271,3 +271,7 @@ def test_keyword_in_canonical_lines_with_newlines_in_reason(repo, goal):
     note(repo, "other")
     assert ids(view(repo, "list", "--keyword", "STRASSE")["events"]) == ["D1"]
     assert ids(view(repo, "list", "--keyword", "둘째")["events"]) == ["D1"]
+
+
+def test_options_without_a_view_are_current(example):
+    assert view(example, "--target", "T001") == view(example, "current", "--target", "T001")
