@@ -6,7 +6,7 @@ import os
 import pytest
 
 from conftest import ha
-from helpers_read import GOAL, add, fails, md, ok, start, store_dir, tree_snapshot
+from helpers_read import GOAL, add, fails, md, ok, start, store_dir, tree_snapshot, view
 
 VIEWS = [("current",), ("list",), ("show", "D1"), ("show", "--request-id", "r-1"),
          ("current", "--target", "AC-1", "--keyword", "a"), ("list", "--limit", "1")]
@@ -94,3 +94,29 @@ def test_history_views_do_not_change_run_state(history):
         md(history, *args)
     assert ok(ha("status", GOAL, "--format", "json", cwd=history)).stdout == before
 
+
+
+def test_views_during_concurrent_adds_see_whole_histories(history):
+    """Seed §2: a view overlapping an add reads the history before or after it, never a part."""
+    import subprocess
+    import sys
+    script = (
+        "import subprocess,sys\n"
+        "for i in range(15):\n"
+        "    r = subprocess.run([sys.argv[1], 'history', sys.argv[2], 'add', '--kind', '관측',"
+        " '--summary', f'concurrent {i}'], capture_output=True)\n"
+        "    assert r.returncode == 0, r.stderr\n")
+    from conftest import SCRIPTS
+    writer = subprocess.Popen([sys.executable, "-c", script, str(SCRIPTS / "ha"), GOAL],
+                              cwd=history)
+    seen = []
+    while writer.poll() is None:
+        r = ha("history", GOAL, "list", "--limit", "200", "--format", "json", cwd=history)
+        assert r.returncode == 0, r.stderr
+        v = json.loads(r.stdout)
+        got = [e["id"] for e in v["events"]]
+        assert got == [f"D{i}" for i in range(1, len(got) + 1)]
+        assert v["range"]["end"] == len(got)
+        seen.append(len(got))
+    assert writer.wait() == 0
+    assert seen == sorted(seen) and view(history, "list")["page"]["total"] == 17
