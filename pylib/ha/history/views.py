@@ -69,8 +69,8 @@ def show(inp: Input, compare) -> dict:
     if seq is None:
         sel = inp.selector
         what = f"event D{sel.seq}" if sel.request_id is None else f"request id {sel.request_id!r}"
-        raise HistoryError("unknown_event", f"{what} is not in this history "
-                           f"(it holds D1..D{f.end})" if f.end else f"{what}: no events")
+        held = f"it holds D1..D{f.end}" if f.end else "it holds no events"
+        raise HistoryError("unknown_event", f"{what} is not in this history ({held})")
     ev = _read(inp, seq)
     decision, context = ev.get("decision") or {}, ev.get("context") or {}
     model = _header(inp, "show")
@@ -84,8 +84,7 @@ def show(inp: Input, compare) -> dict:
     after = inp.pos[0]
     todo = [s for s in f.successors if s > after]
     shown = todo[:inp.limit]
-    model["successors"] = [dict(relations=_relations(inp, s, seq), **_related(inp, s))
-                           for s in shown]
+    model["successors"] = [_successor(inp, s, seq) for s in shown]
     more = len(todo) > len(shown)
     next_pos = (shown[-1],) if more else None
     model["page"] = _page(inp, "show", len(shown), len(f.successors), next_pos)
@@ -108,7 +107,8 @@ def _listing(inp: Input, view: str, keep) -> dict:
                     more = True
     model = _header(inp, view)
     model["events"] = [_brief(inp, s, _read(inp, s)) for s in shown]
-    notices, r_total, r_more = _replacements(inp, lo, r_after) if inp.since else ([], 0, False)
+    notices, r_total, r_more = (_replacements(inp, lo, r_after) if inp.since is not None
+                                else ([], 0, False))
     model["replacements"] = [{"type": "replacement", "replaced": f"D{a}", "by": f"D{b}"}
                              for b, _, a in notices]
     if view == "current":
@@ -232,8 +232,9 @@ def context_diff(context: dict, now: Now) -> dict:
             "path": "same" if context.get("goal") == now.goal else "moved"}
 
 
-def _related(inp: Input, seq: int) -> dict:
-    decision = _read(inp, seq).get("decision") or {}
+def _related(inp: Input, seq: int, decision: dict | None = None) -> dict:
+    if decision is None:
+        decision = _read(inp, seq).get("decision") or {}
     return {"id": f"D{seq}", "kind": decision.get("kind"), "status": decision.get("status"),
             "summary": decision.get("summary"), "lineage": inp.facts.lineage_of(seq),
             "current": inp.facts.is_current(seq)}
@@ -249,14 +250,14 @@ def _predecessors(inp: Input, decision: dict) -> list:
     return out
 
 
-def _relations(inp: Input, successor: int, seq: int) -> list:
+def _successor(inp: Input, successor: int, seq: int) -> dict:
     decision = _read(inp, successor).get("decision") or {}
     rels = []
     if f"D{seq}" in (decision.get("builds_on") or ()):
         rels.append("builds_on")
     if seq in inp.facts.supersedes.get(successor, ()):
         rels.append("supersedes")
-    return rels
+    return {"relations": rels, **_related(inp, successor, decision)}
 
 
 def _read(inp: Input, seq: int) -> dict:
