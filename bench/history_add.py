@@ -11,7 +11,6 @@ for an installed tool.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys

@@ -1,7 +1,6 @@
 """Seed section 2 (and the integrity rules of sections 4 and 9): where the store lives, the
 path rules for every component, reads that create nothing, the OS lock, concurrency, and
 damage that stops add and views alike without any repair."""
-import fcntl
 import hashlib
 import json
 import os

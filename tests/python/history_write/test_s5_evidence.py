@@ -3,9 +3,7 @@ import hashlib
 import os
 import time
 
-import pytest
-
-from conftest import git, ha
+from conftest import git
 from helpers_write import GOAL, add, events, receipt, refused, snapshot, started  # noqa: F401
 
 MIB64 = 64 * 1024 * 1024

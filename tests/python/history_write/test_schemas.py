@@ -1,6 +1,5 @@
 """templates/schemas/decision-*.json document what add really writes and prints."""
 import json
-from pathlib import Path
 
 import jsonschema
 
