@@ -146,13 +146,8 @@ def add(goal_arg: str, decision: dict, request_id: str | None, out=None) -> str:
     if auto:
         request_id = _new_request_id()
     with ctx.store.write_lock() as w:
-        scan = w.scan()
-        by_request: dict = {}
-        last_correction: dict = {}
-        for se in scan:
-            by_request[se.request_id] = se
-            for target in se.superseded_ids():
-                last_correction[target] = f"D{se.seq}"
+        scan = w.scan().run()
+        by_request, last_correction = scan.by_request, scan.last_correction
         count = scan.count
         if scan.last_behind:
             try:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import collections
 import hashlib
 import json
 import os
@@ -165,11 +166,15 @@ class Scan:
     """One verified pass over the store. Iterate it to the end before trusting any event;
     afterwards `count`, `head_sha256` (of the last line) and `last_behind` (the `last` file
     names the event before the last one, as after a crash between write and update) are set.
+    `by_request` maps every request id to its StoredEvent, and `last_correction` maps each
+    superseded event id to the id of its last correction (both filled while iterating).
     """
 
     def __init__(self, store: Store, dfd: int | None = None):
         self.store = store
         self._held_dfd = dfd           # set when the caller holds the exclusive lock
+        self.by_request: dict = {}
+        self.last_correction: dict = {}
         self.count = 0
         self.head_sha256 = None
         self.last_behind = False
@@ -177,6 +182,11 @@ class Scan:
 
     def __iter__(self):
         return self._run()
+
+    def run(self) -> "Scan":
+        """Verify the whole store without handing events out (add uses the maps)."""
+        collections.deque(self._run(), maxlen=0)
+        return self
 
     def _run(self):
         st = self.store
@@ -253,7 +263,8 @@ class Scan:
         ctx_mark = b',"context":{"start":"' + key.encode() + b'","run_head":'
         prev = before = None
         seq = offset = 0
-        request_ids = set()
+        request_ids = self.by_request
+        corrections = self.last_correction
         if lines is not None:
             for raw in lines:
                 seq += 1
@@ -273,8 +284,13 @@ class Scan:
                     rid, sup = fast
                 if rid in request_ids:
                     raise corrupt(f"{path} line {seq}: request id {rid!r} is used twice")
-                request_ids.add(rid)
-                yield StoredEvent(seq, offset, len(raw), sha, raw, ev, rid, sup)
+                se = StoredEvent(seq, offset, len(raw), sha, raw, ev, rid, sup)
+                request_ids[rid] = se
+                if sup is None:
+                    sup = se.superseded_ids()
+                for target in sup:
+                    corrections[target] = f"D{seq}"
+                yield se
                 offset += len(raw) + 1
                 before, prev = prev, sha
         self.count, self.head_sha256 = seq, prev
