@@ -255,3 +255,19 @@ def test_cursor_payload_is_opaque_json(history):
     body = c.split(".")[1]
     payload = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
     assert set(payload) == {"e", "s", "h"}
+
+
+def test_page_walk_keeps_the_grounds_corrections_of_its_boundary(repo, goal):
+    """§7: continuing keeps the same set of correction ids; later ones are past the boundary."""
+    start(repo)
+    note(repo, "ground")
+    for i in range(3):
+        add(repo, "--kind", "결정", "--summary", f"on the ground {i}", "--builds-on", "D1")
+    v = view(repo, "list", "--limit", "2")
+    add(repo, "--kind", "원인", "--summary", "late correction", "--supersedes", "D1")   # D5
+    v2 = view(repo, "list", "--limit", "2", "--page", v["page"]["next"])
+    assert ids(v2["events"]) == ["D3", "D4"]
+    assert [e["grounds_corrected"] for e in v2["events"]] == [[], []]
+    assert [e["current"] for e in v2["events"]] == [True, True]
+    fresh = view(repo, "list")["events"]
+    assert fresh[2]["grounds_corrected"] == [{"ground": "D1", "corrected_by": ["D5"]}]
