@@ -1,13 +1,14 @@
 """Open a goal's history for add or for the views: repository, goal, run chain, store.
 
-Refusals, in this order: not_started (no valid start line), history_unsupported (start rules
+Refusals, in this order: invalid_input (not in a git worktree, no such goal folder),
+not_started (no valid start line), history_unsupported (start rules
 this ha does not know; add and views alike), run_record_broken (add only: a view of a broken
 chain whose line 1 is intact opens normally and its lineage becomes unverifiable).
 """
 from __future__ import annotations
 
 from .. import gitrepo, goal as goalmod, runs
-from ..errors import HaError
+from ..errors import USAGE, HaError
 from .errors import HistoryError
 from .store import Store, locate
 
@@ -23,8 +24,13 @@ class HistoryContext:
 
 
 def open_history(goal_arg: str, *, for_write: bool, cwd: str | None = None) -> HistoryContext:
-    repo = gitrepo.discover(cwd)
-    goal = goalmod.resolve(repo, goal_arg, cwd)
+    try:
+        repo = gitrepo.discover(cwd)
+        goal = goalmod.resolve(repo, goal_arg, cwd)
+    except HaError as exc:
+        if exc.exit_code != USAGE:
+            raise
+        raise HistoryError("invalid_input", exc.message) from None
     chain = runs.read_chain(goal)
     start = chain.start
     if start is None:

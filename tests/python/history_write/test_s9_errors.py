@@ -92,6 +92,19 @@ def test_history_unreadable_70(started, tmp_path):
     refused(obs(started), "history_unreadable", 70)
 
 
+def test_goal_and_repository_errors_are_invalid_input(started, tmp_path):
+    p = add(started, "--kind", "관측", "--summary", "x", goal="docs/specs/nothing")
+    assert "no such folder" in refused(p, "invalid_input", 64)
+    p = add(started, "--kind", "관측", "--summary", "x", goal=".")
+    refused(p, "invalid_input", 64)
+    outside = tmp_path / "plain"
+    outside.mkdir()
+    p = ha("history", "x", "add", "--kind", "관측", "--summary", "x", cwd=outside)
+    assert "not inside a git repository" in refused(p, "invalid_input", 64)
+    p = ha("history", cwd=started)
+    assert "usage: ha history" in refused(p, "invalid_input", 64)
+
+
 def test_success_prints_exactly_one_receipt_line(started):
     p = obs(started)
     assert p.returncode == 0 and p.stderr == ""
