@@ -123,7 +123,8 @@ def _preamble(m: dict, title: str) -> list:
 
 def _footer(m: dict) -> list:
     p = m["page"]
-    lines = ["", f"shown {p['shown']} of {p['total']}"
+    what = "successors shown" if m["view"] == "show" else "shown"
+    lines = ["", f"{what} {p['shown']} of {p['total']}"
              + (f" · replacements {p['replacements_shown']} of {p['replacements_total']}"
                 if "replacements_total" in p else "")
              + (" · truncated" if p["truncated"] else "")]
