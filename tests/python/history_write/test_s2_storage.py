@@ -394,3 +394,23 @@ def test_not_json_line_is_corrupt(started):
     lines = _rechain(lines[:2]) + [b"{not json"]
     _write(started, lines)
     _assert_corrupt(started, "line 3 is not JSON")
+
+
+def test_reads_racing_the_first_add_see_absent_or_the_first_event(started):
+    """The first add creates the folders and the lock while views read without one: every
+    read answers before (absent) or after (D1), never damage."""
+    import shutil
+    env = dict(os.environ, **GIT_ENV)
+    answers = set()
+    for i in range(15):
+        shutil.rmtree(git_common_dir(started) / "ha" / "history", ignore_errors=True)
+        writer = subprocess.Popen([str(SCRIPTS / "ha"), "history", GOAL, "add", "--kind", "관측",
+                                   "--summary", f"first {i}"], cwd=started, env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        while writer.poll() is None:
+            r = view(started)
+            assert r.returncode == 0, r.stderr
+            answers.add("absent" if "history: absent" in r.stdout else "D1")
+        assert writer.wait() == 0
+        assert "D1" in view(started).stdout
+    assert answers  # at least one overlapping read happened
