@@ -51,16 +51,7 @@ class Query:
 
     def matches(self, decision) -> bool:
         """Whether a decision (dict) passes the filters."""
-        if self.targets:
-            have = decision.get("targets") or ()
-            if not any(t in self.targets for t in have):
-                return False
-        if self.keywords:
-            summary = (decision.get("summary") or "").casefold()
-            reason = (decision.get("reason") or "").casefold()
-            if not all(k in summary or k in reason for k in self.keywords):
-                return False
-        return True
+        return self._targets_ok(decision) and self._text_ok(decision)
 
     def matches_line(self, stored, decision) -> bool:
         """`matches` for one stored line, parsing it only when a keyword filter needs it.
@@ -70,7 +61,7 @@ class Query:
         character, so such a line whose casefolded text lacks a word cannot match and is not
         parsed.
         """
-        if self.targets and not self.matches(_TargetsOnly(decision)):
+        if not self._targets_ok(decision):
             return False
         if not self.keywords:
             return True
@@ -80,7 +71,19 @@ class Query:
             text = raw.decode("utf-8", "replace").casefold()
             if not all(k in text for k in self.keywords):
                 return False
-        return Query((), self.keywords).matches(stored.event.get("decision") or {})
+        return self._text_ok(stored.event.get("decision") or {})
+
+    def _targets_ok(self, decision) -> bool:
+        if not self.targets:
+            return True
+        return any(t in self.targets for t in decision.get("targets") or ())
+
+    def _text_ok(self, decision) -> bool:
+        if not self.keywords:
+            return True
+        summary = (decision.get("summary") or "").casefold()
+        reason = (decision.get("reason") or "").casefold()
+        return all(k in summary or k in reason for k in self.keywords)
 
     @property
     def _plain(self) -> bool:
@@ -186,16 +189,6 @@ _CONTEXT = re.compile(rb',"context":\{"start":"[0-9a-f]{64}","run_head":\{"seq":
 _LISTS = {name: re.compile(b'"' + name.encode() + rb'":\[([^\]]*)\]')
           for name in ("targets", "builds_on")}
 _STRING = re.compile(rb'"([^"\\]*)"')
-
-
-class _TargetsOnly:
-    __slots__ = ("_d",)
-
-    def __init__(self, decision):
-        self._d = decision
-
-    def get(self, name, default=None):
-        return self._d.get(name, default) if name == "targets" else default
 
 
 class _RawDecision:

@@ -275,3 +275,14 @@ def test_keyword_in_canonical_lines_with_newlines_in_reason(repo, goal):
 
 def test_options_without_a_view_are_current(example):
     assert view(example, "--target", "T001") == view(example, "current", "--target", "T001")
+
+
+def test_target_and_keyword_together(repo, goal):
+    start(repo)
+    note(repo, "Buffer edge", "--target", "AC-1")
+    note(repo, "buffer elsewhere", "--target", "T001")
+    note(repo, "no word", "--target", "AC-1")
+    assert ids(view(repo, "current", "--target", "AC-1", "--keyword", "buffer")["events"]) == \
+        ["D1"]
+    assert ids(view(repo, "list", "--target", "AC-1", "--target", "T001", "--keyword",
+                    "BUFFER")["events"]) == ["D1", "D2"]
