@@ -107,6 +107,24 @@ def test_views_agree_with_the_definitions(repo, goal, seed):
         for e in got:
             assert e["grounds_corrected"] == grounds[e["id"]]
             assert e["lineage"] == facts[e["seq"] - 1]["lineage"]
+    # corrections per event, and show's successors, for every event
+    corr = {f["seq"]: ([], []) for f in facts}
+    for f in facts:
+        for a in f["sups"]:
+            corr[a][0 if f["lineage"] == "same" else 1].append(f"D{f['seq']}")
+    listed, _, _, _ = walk(repo, ["list"], 200)
+    for e in listed:
+        assert (e["superseded_by"], e["other_corrected_by"]) == corr[e["seq"]]
+    for f in rnd.sample(facts, 5):
+        want = [(f"D{g['seq']}", [r for r, on in (("builds_on", f["seq"] in g["builds"]),
+                                                 ("supersedes", f["seq"] in g["sups"])) if on])
+                for g in facts if f["seq"] in g["builds"] or f["seq"] in g["sups"]]
+        got, v = [], run_view(repo, "show", f"D{f['seq']}", "--limit", "2")
+        got += v["successors"]
+        while v["page"]["next"]:
+            v = run_view(repo, "show", f"D{f['seq']}", "--limit", "2", "--page", v["page"]["next"])
+            got += v["successors"]
+        assert [(s["id"], s["relations"]) for s in got] == want
 
 
 @pytest.mark.parametrize("seed", range(4))
