@@ -215,7 +215,19 @@ def _print(out, receipt: str, stored) -> None:
                            f"stored but its receipt could not be printed: {exc}") from None
 
 
+HELP = """usage: ha history <goal> add --kind <kind> --summary <text> [--status <status>]
+         [--reason <text>] [--target AC-n|EX-n|T001]... [--ref <ref>]... [--checked-ref <ref>]...
+         [--builds-on Dn]... [--supersedes Dn[@Dm]]... [--event-at <RFC 3339>] [--request-id <id>]
+       ha history <goal> add --input <file|-> [--request-id <id>]
+kinds: 관측 원인(가설|확정|기각) 결정 조치(예정|반영) 검증(대기|통과|실패) 막힘 재개
+refs:  run:<seq>[:<sha256>]  file:<path>[#<section>]  commit:<sha>[@<repository>]  external:<ref>
+prints one decision-receipt/v1 JSON line; see docs/history.md"""
+
+
 def main(goal_arg: str, argv: list[str]) -> int:
+    if argv[:1] in (["-h"], ["--help"]):
+        sys.stdout.write(HELP + "\n")
+        return 0
     decision, request_id = parse_args(argv)
     add(goal_arg, decision, request_id)
     return 0

@@ -163,3 +163,9 @@ def test_flag_and_input_forms_of_the_same_decision_replay_each_other(started):
                         input=json.dumps(doc, ensure_ascii=False)))
     assert again == {**first, "replayed": True}
     assert len(events(started)) == 1
+
+
+def test_add_help(started):
+    p = add(started, "--help")
+    assert p.returncode == 0 and p.stdout.startswith("usage: ha history <goal> add")
+    assert snapshot(started) is None

@@ -185,3 +185,22 @@ def test_same_request_id_with_another_decision_is_a_conflict(started):
             "obs-1")
     refused(p, "request_conflict", 65)
     assert snapshot(started) == before
+
+
+def test_replay_answers_before_targets_are_checked(started):
+    args = ["--kind", "관측", "--summary", "x", "--target", "AC-2", "--request-id", "t-1"]
+    first = receipt(add(started, *args))
+    for name in ("SPEC.md", "PLAN.md"):
+        doc = started / GOAL / name
+        doc.write_text(doc.read_text().replace("AC-2", "AC-3"))
+    refused(add(started, *args[:-2]), "invalid_reference", 65)   # a new event is refused
+    assert receipt(add(started, *args)) == {**first, "replayed": True}
+
+
+def test_a_copied_run_bundle_with_the_same_start_line_shares_the_history(started):
+    import shutil
+    receipt(add(started, "--kind", "관측", "--summary", "original"))
+    shutil.copytree(started / GOAL, started / "docs" / "specs" / "copy")
+    r = receipt(add(started, "--kind", "관측", "--summary", "copy", goal="docs/specs/copy"))
+    assert r["id"] == "D2"
+    assert [e["context"]["goal"] for e in events(started)] == [GOAL, "docs/specs/copy"]
