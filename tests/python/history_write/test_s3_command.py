@@ -169,3 +169,10 @@ def test_add_help(started):
     p = add(started, "--help")
     assert p.returncode == 0 and p.stdout.startswith("usage: ha history <goal> add")
     assert snapshot(started) is None
+
+
+def test_goal_argument_is_relative_to_the_current_folder(started):
+    r = receipt(add(started / "src", "--kind", "관측", "--summary", "from src",
+                    goal="../docs/specs/empty-input"))
+    assert r["id"] == "D1"
+    assert events(started)[0]["context"]["goal"] == "docs/specs/empty-input"
