@@ -113,27 +113,7 @@ def run(goal_arg: str, argv, cwd: str | None = None) -> str:
     if not ctx.store.exists():
         return render(views.absent(args.view, ctx.goal.path), args.format)
 
-    selector_text = args.selector.text if args.selector else None
-    if page is not None:
-        if page.view != args.view or page.query != query.digest(args.view, selector_text,
-                                                                args.since):
-            raise HistoryError("cursor_mismatch", f"--page: the cursor was made for "
-                               f"`{page.view}` with other conditions; repeat the view, "
-                               "filters and --since of the call that gave it")
-        if len(page.pos) != (1 if args.view == "show" else 3):
-            raise HistoryError("cursor_invalid", "--page: its position does not fit the view")
-        pinned = Basis(ctx.chain).resolve(page.boundary.head)
-        if pinned is None:
-            raise HistoryError("cursor_stale", "--page: its run head is no longer in the "
-                               "goal's verified run record; run the view again without --page")
-        basis = Basis(ctx.chain, pinned)
-    else:
-        basis = Basis(ctx.chain)
-    if since is not None and not basis.holds(since.head):
-        raise HistoryError("cursor_stale", "--since: its run head is no longer in the goal's "
-                           "verified run record (the lineage diverged or cannot be verified); "
-                           "read `current` again for the whole state")
-
+    basis = _basis(ctx.chain, args, query, page, since)
     want = (since.end,) if since is not None and since.end else ()
     f = factsmod.collect(ctx.store, basis, query,
                          end=page.boundary.end if page is not None else None,
@@ -160,6 +140,34 @@ def run(goal_arg: str, argv, cwd: str | None = None) -> str:
     else:
         model = views.current(inp)
     return render(model, args.format)
+
+
+def _basis(chain, args: Args, query, page, since) -> Basis:
+    """The run head to judge lineage against: the chain's, or the one a page cursor pinned.
+
+    A page cursor must come with the same view and conditions (cursor_mismatch) and its head
+    must still be a line of the verified chain (cursor_stale); so must a --since boundary's.
+    """
+    if page is None:
+        basis = Basis(chain)
+    else:
+        selector = args.selector.text if args.selector else None
+        if page.view != args.view or page.query != query.digest(args.view, selector, args.since):
+            raise HistoryError("cursor_mismatch", f"--page: the cursor was made for "
+                               f"`{page.view}` with other conditions; repeat the view, "
+                               "filters and --since of the call that gave it")
+        if len(page.pos) != (1 if args.view == "show" else 3):
+            raise HistoryError("cursor_invalid", "--page: its position does not fit the view")
+        pinned = Basis(chain).resolve(page.boundary.head)
+        if pinned is None:
+            raise HistoryError("cursor_stale", "--page: its run head is no longer in the "
+                               "goal's verified run record; run the view again without --page")
+        basis = Basis(chain, pinned)
+    if since is not None and not basis.holds(since.head):
+        raise HistoryError("cursor_stale", "--since: its run head is no longer in the goal's "
+                           "verified run record (the lineage diverged or cannot be verified); "
+                           "read `current` again for the whole state")
+    return basis
 
 
 def _check_boundary(b: cursor.Boundary, have: int, sha: str | None, flag: str) -> None:
