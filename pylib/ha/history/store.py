@@ -208,7 +208,7 @@ class Scan:
                 data, last = self._read_all(dfd)
                 lfd = st._open_file(dfd, LOCK)
                 if lfd is None:
-                    yield from self._verify(_lines_of(data), last)
+                    yield from self._verify(None if data is None else _Lines(data), last)
                     return
             try:
                 fcntl.flock(lfd, fcntl.LOCK_SH)
@@ -249,8 +249,8 @@ class Scan:
         if fd is None:
             yield from self._verify(None, last)
             return
-        with os.fdopen(fd, "rb", buffering=1 << 20, closefd=True) as f:
-            yield from self._verify(_lines_of_file(f, self.store.events_path), last)
+        with os.fdopen(fd, "rb", buffering=0, closefd=True) as f:
+            yield from self._verify(_Lines(f, self.store.events_path), last)
 
     def _verify(self, lines, last_raw):
         key, path = self.store.key, self.store.events_path
@@ -268,12 +268,8 @@ class Scan:
         if lines is not None:
             for raw in lines:
                 seq += 1
-                if len(raw) > model.LINE_MAX + 1 or (len(raw) == model.LINE_MAX + 1
-                                                     and not raw.endswith(b"\n")):
+                if len(raw) > model.LINE_MAX:
                     raise corrupt(f"{path} line {seq} is longer than {model.LINE_MAX} bytes")
-                if not raw.endswith(b"\n"):
-                    raise corrupt(f"{path} line {seq} is incomplete (no final newline)")
-                raw = raw[:-1]
                 sha = _sha256(raw).hexdigest()
                 ev = sup = None
                 fast = fast_check(raw, seq, prev, ctx_mark, path) if seq <= vouched else None
@@ -293,28 +289,47 @@ class Scan:
                 yield se
                 offset += len(raw) + 1
                 before, prev = prev, sha
+            if lines.tail:
+                seq += 1
+                if len(lines.tail) > model.LINE_MAX:
+                    raise corrupt(f"{path} line {seq} is longer than {model.LINE_MAX} bytes")
+                raise corrupt(f"{path} line {seq} is incomplete (no final newline)")
         self.count, self.head_sha256 = seq, prev
         self.last_behind = check_last(last, seq, prev, before, self.store.last_path,
                                        lines is None)
         self.done = True
 
 
-def _lines_of(data):
-    if data is None:
-        return None
-    return iter(data.splitlines(keepends=True))
+class _Lines:
+    """The LF-terminated lines of a file (or bytes), without their LF, read in large chunks;
+    `tail` holds what follows the last LF once iterated. A piece longer than LINE_MAX without
+    an LF stops the read (history_corrupt) instead of growing without bound."""
+    CHUNK = 8 << 20
 
+    def __init__(self, source, path=EVENTS):
+        self.source, self.path, self.tail = source, path, b""
 
-def _lines_of_file(f, path):
-    limit = model.LINE_MAX + 2
-    try:
+    def __iter__(self):
+        if isinstance(self.source, bytes):
+            parts = self.source.split(b"\n")
+            self.tail = parts.pop()
+            yield from parts
+            return
+        rest, n = b"", 0
         while True:
-            line = f.readline(limit)
-            if not line:
-                return
-            yield line
-    except OSError as exc:
-        raise unreadable(f"cannot read {path}: {_why(exc)}") from None
+            try:
+                chunk = self.source.read(self.CHUNK)
+            except OSError as exc:
+                raise unreadable(f"cannot read {self.path}: {_why(exc)}") from None
+            if not chunk:
+                break
+            parts = (rest + chunk if rest else chunk).split(b"\n")
+            rest = parts.pop()
+            n += len(parts)
+            if len(rest) > model.LINE_MAX:
+                raise corrupt(f"{self.path} line {n + 1} is longer than {model.LINE_MAX} bytes")
+            yield from parts
+        self.tail = rest
 
 
 class WriteLock:
