@@ -5,14 +5,14 @@ checked with fstat/lstat: a symlink, a non-regular file or folder, or a file wit
 one link anywhere in the store path is history_unreadable, for reads and writes alike.
 Reads never create anything; when the lock file exists they hold a shared flock on it so a
 read that overlaps an add sees the history before or after it. Every read and every write
-verifies the whole chain first (seq, prev hashes, schema and fields, relations, line size,
-`last`); damage is history_corrupt and nothing is ever repaired or truncated.
+verifies the whole chain first (verify.py: seq, prev hashes, schema and fields, relations,
+line size, `last`); damage is history_corrupt and nothing is ever repaired or truncated.
 """
 from __future__ import annotations
 
+import collections
 import errno
 import fcntl
-import collections
 import hashlib
 import json
 import os
