@@ -414,3 +414,13 @@ def test_reads_racing_the_first_add_see_absent_or_the_first_event(started):
         assert writer.wait() == 0
         assert "D1" in view(started).stdout
     assert answers  # at least one overlapping read happened
+
+
+def test_a_leftover_regular_temp_file_is_ignored_by_reads_and_replaced_by_add(started):
+    receipt(obs(started))
+    tmp = store_dir(started) / "last.tmp"
+    tmp.write_bytes(b'{"seq":9,"sha256":"' + b"0" * 64 + b'"}\n')   # a crash mid-replace
+    assert view(started).returncode == 0
+    assert receipt(obs(started))["id"] == "D2"
+    assert not tmp.exists()
+    assert json.loads((store_dir(started) / "last").read_bytes())["seq"] == 2

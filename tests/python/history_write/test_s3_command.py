@@ -176,3 +176,30 @@ def test_goal_argument_is_relative_to_the_current_folder(started):
                     goal="../docs/specs/empty-input"))
     assert r["id"] == "D1"
     assert events(started)[0]["context"]["goal"] == "docs/specs/empty-input"
+
+
+def test_strict_parser_agrees_with_json_on_valid_documents():
+    import random
+    from ha.history.strictjson import depth, parse_input
+    rng = random.Random(7)
+
+    def value(level):
+        r = rng.random()
+        if level > 5 or r < 0.3:
+            return rng.choice([None, True, False, 0, -3, 2.5, "", "가\\\"[{", "x]}"])
+        if r < 0.65:
+            return [value(level + 1) for _ in range(rng.randrange(4))]
+        return {f"k{i}_{level}": value(level + 1) for i in range(rng.randrange(4))}
+
+    for _ in range(300):
+        doc = value(0)
+        text = json.dumps(doc, ensure_ascii=rng.random() < 0.5, indent=rng.choice([None, 1]))
+        assert parse_input(text.encode()) == doc
+        want = 0
+        stack = [(doc, 1)]
+        while stack:
+            o, d = stack.pop()
+            if isinstance(o, (list, dict)):
+                want = max(want, d)
+                stack.extend((v, d + 1) for v in (o.values() if isinstance(o, dict) else o))
+        assert depth(text.encode()) == want
