@@ -98,7 +98,14 @@ def _limit(raw) -> int:
 
 def main(goal_arg: str, argv, out=None) -> int:
     out = out or sys.stdout
-    out.write(run(goal_arg, argv))
+    text = run(goal_arg, argv)
+    buffer = getattr(out, "buffer", None)
+    if buffer is None:
+        out.write(text)
+    else:  # always UTF-8, whatever the locale says: the output is Markdown or JSON text
+        out.flush()
+        buffer.write(text.encode("utf-8"))
+        buffer.flush()
     return 0
 
 

@@ -120,3 +120,10 @@ def test_views_during_concurrent_adds_see_whole_histories(history):
         seen.append(len(got))
     assert writer.wait() == 0
     assert seen == sorted(seen) and view(history, "list")["page"]["total"] == 17
+
+
+def test_output_is_utf8_whatever_the_locale(history):
+    for env in ({"LC_ALL": "C", "LANG": "C"}, {"PYTHONIOENCODING": "ascii"}):
+        r = ha("history", GOAL, "current", cwd=history, env=env)
+        assert r.returncode == 0, r.stderr
+        assert "- D1 · 관측 · AC-1 · a first" in r.stdout
