@@ -110,7 +110,7 @@ class Facts:
     end: int = 0                        # range end: events 1..end are in range
     end_sha: str | None = None          # sha256 of event `end`'s line
     offsets: array = field(default_factory=lambda: array("q"))
-    lengths: array = field(default_factory=lambda: array("l"))   # a line is at most 1 MiB
+    lengths: array = field(default_factory=lambda: array("i"))   # a line is at most 1 MiB
     lineage: bytearray = field(default_factory=bytearray)
     match: bytearray = field(default_factory=bytearray)
     supersedes: dict = field(default_factory=dict)    # B -> [A, ...] for every correction B
