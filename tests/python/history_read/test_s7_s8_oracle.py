@@ -71,6 +71,15 @@ def oracle(facts, targets=(), keywords=(), since=0):
     return current, listed, grounds, replacements, other
 
 
+def other_corrections(facts, targets, keywords):
+    def match(f):
+        return (not targets or set(targets) & set(f["targets"])) and all(
+            k.casefold() in f["text"][0] or k.casefold() in f["text"][1] for k in keywords)
+    return [{"id": f"D{f['seq']}", "lineage": f["lineage"], "supersedes": [f"D{a}" for a in f["sups"]]}
+            for f in facts if f["lineage"] != "same" and f["sups"]
+            and (match(f) or any(match(facts[a - 1]) for a in f["sups"]))][:50]
+
+
 def run_view(repo, *args):
     return json.loads(viewcli.run(GOAL, [*args, "--format", "json"], cwd=str(repo)))
 
@@ -102,6 +111,7 @@ def test_views_agree_with_the_definitions(repo, goal, seed):
         got, _, last, _ = walk(repo, ["current", *args], limit)
         assert [e["id"] for e in got] == current
         assert [o["id"] for o in last["other_lineage"]["events"]] == other[:50]
+        assert last["other_corrections"]["events"] == other_corrections(facts, targets, keywords)
         got, _, _, _ = walk(repo, ["list", *args], limit)
         assert [e["id"] for e in got] == listed
         for e in got:
