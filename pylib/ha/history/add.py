@@ -146,8 +146,12 @@ def add(goal_arg: str, decision: dict, request_id: str | None, out=None) -> str:
     if auto:
         request_id = _new_request_id()
     with ctx.store.write_lock() as w:
-        scan = w.scan().run()
-        by_request, last_correction = scan.by_request, scan.last_correction
+        scan = w.scan()
+        old = None  # the one stored event under this request id, if any
+        for stored in scan:
+            if old is None and stored.request_id == request_id:
+                old = stored
+        last_correction = scan.last_correction
         count = scan.count
         if scan.last_behind:
             try:
@@ -155,7 +159,6 @@ def add(goal_arg: str, decision: dict, request_id: str | None, out=None) -> str:
             except WriteFailed as exc:
                 raise unreadable(f"cannot bring last up to date with D{count} ({exc}); "
                                  "nothing was added") from None
-        old = by_request.get(request_id)
         if old is not None:
             if old.event["decision"] != decision:
                 raise HistoryError("request_conflict", f"request id {request_id!r} already "

@@ -166,14 +166,15 @@ class Scan:
     """One verified pass over the store. Iterate it to the end before trusting any event;
     afterwards `count`, `head_sha256` (of the last line) and `last_behind` (the `last` file
     names the event before the last one, as after a crash between write and update) are set.
-    `by_request` maps every request id to its StoredEvent, and `last_correction` maps each
-    superseded event id to the id of its last correction (both filled while iterating).
+    `request_seqs` maps every request id to its event's seq (not the event: a scan must not
+    keep what it hands out, so a view's memory follows its page), and `last_correction` maps
+    each superseded event id to the id of its last correction (both filled while iterating).
     """
 
     def __init__(self, store: Store, dfd: int | None = None):
         self.store = store
         self._held_dfd = dfd           # set when the caller holds the exclusive lock
-        self.by_request: dict = {}
+        self.request_seqs: dict = {}
         self.last_correction: dict = {}
         self.count = 0
         self.head_sha256 = None
@@ -184,7 +185,7 @@ class Scan:
         return self._run()
 
     def run(self) -> "Scan":
-        """Verify the whole store without handing events out (add uses the maps)."""
+        """Verify the whole store without handing events out."""
         collections.deque(self._run(), maxlen=0)
         return self
 
@@ -263,7 +264,7 @@ class Scan:
         ctx_mark = b',"context":{"start":"' + key.encode() + b'","run_head":'
         prev = before = None
         seq = offset = 0
-        request_ids = self.by_request
+        request_ids = self.request_seqs
         corrections = self.last_correction
         if lines is not None:
             for raw in lines:
@@ -281,7 +282,7 @@ class Scan:
                 if rid in request_ids:
                     raise corrupt(f"{path} line {seq}: request id {rid!r} is used twice")
                 se = StoredEvent(seq, offset, len(raw), sha, raw, ev, rid, sup)
-                request_ids[rid] = se
+                request_ids[rid] = seq
                 if sup is None:
                     sup = se.superseded_ids()
                 for target in sup:
