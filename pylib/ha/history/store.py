@@ -305,7 +305,7 @@ class _Lines:
     """The LF-terminated lines of a file (or bytes), without their LF, read in large chunks;
     `tail` holds what follows the last LF once iterated. A piece longer than LINE_MAX without
     an LF stops the read (history_corrupt) instead of growing without bound."""
-    CHUNK = 8 << 20
+    CHUNK = 1 << 20  # larger chunks cost memory (8 MiB: 84 MB peak at 100k events) and no speed
 
     def __init__(self, source, path=EVENTS):
         self.source, self.path, self.tail = source, path, b""
