@@ -95,6 +95,8 @@ def parse_input(data: bytes):
                             f"column {exc.colno}") from None
     except RecursionError:
         raise limit_exceeded(f"--input nests deeper than {INPUT_DEPTH_MAX} levels") from None
+    except ValueError as exc:  # e.g. an integer longer than Python converts
+        raise invalid_input(f"--input is not JSON: {exc}") from None
     if text[end:].strip(" \t\r\n"):
         raise invalid_input("--input has data after the JSON value")
     _check_strings(obj)
