@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import signal
 import subprocess
 import time
 
-from . import runs, safefs
+from . import plan as planmod, runs, safefs
 from .errors import INTERNAL, REFUSED, USAGE, HaError
 
 DEFAULT_TIMEOUT = 600.0
-_ID = re.compile(r"^(?:(?:AC|EX)-\d+|T\d{3,})$")
 
 
 class Target:
@@ -41,7 +39,7 @@ def select(goal, wanted):
         if not targets:
             raise HaError(f"{goal.path}/PLAN.md: ## 조건표 declares no runnable rows", REFUSED)
     for wid in dict.fromkeys(wanted):
-        if not _ID.match(wid):
+        if not planmod.TARGET_ID.match(wid):
             raise HaError(f"{wid!r} is not a target id (AC-n, EX-n or T001...)", USAGE)
         if wid.startswith("T"):
             if wid not in ids.tasks:

@@ -15,8 +15,10 @@ CONDITION_COLUMNS = ["ID", "종류", "검증 명령", "검사 경로", "Task"]
 TASK_COLUMNS = ["ID", "목표", "근거", "제안", "선행", "필수", "문서"]
 KINDS = ("change", "maintain", "manual")
 NONE_MARK = "—"
-CONDITION_ID = re.compile(r"^(AC|EX)-\d+$")
-TASK_ID = re.compile(r"^T\d{3,}$")
+# ASCII digits only (`\d` would also take other scripts' digits); \Z, not $, refuses a final LF
+CONDITION_ID = re.compile(r"(AC|EX)-[0-9]+\Z")
+TASK_ID = re.compile(r"T[0-9]{3,}\Z")
+TARGET_ID = re.compile(r"(?:(?:AC|EX)-[0-9]+|T[0-9]{3,})\Z")
 _ONE_CODE_SPAN = re.compile(r"(`+)(.+)\1", re.S)
 _SHELL_CHARS = set("|&;<>()$`*?~\n")
 SHARED_BUNDLE_DECLARATION = "- 다른 목표 실행 묶음: `검사 입력`"

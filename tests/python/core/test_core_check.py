@@ -72,6 +72,8 @@ def test_manual_row_is_not_runnable(repo, goal):
     (("EX-4",), 65, "EX-4: no row in"),
     (("T002",), 65, "T002: not in"),
     (("bogus",), 64, "'bogus' is not a target id"),
+    (("AC-1\n",), 64, "'AC-1\\n' is not a target id"),      # $ would accept a final LF
+    (("AC-\u0661",), 64, "is not a target id"),                # ASCII digits only
 ])
 def test_unknown_ids(repo, goal, ids, code, words):
     started(repo)

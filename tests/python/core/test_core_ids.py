@@ -44,6 +44,7 @@ def test_only_the_acceptance_section_counts(repo):
     ("# x\n\n## Acceptance Criteria\n\n- AC-1 a\n- just text\n", 6, "has no AC-n id"),
     ("# x\n\n## Acceptance Criteria\n\n- AC-1a glued\n", 5, "has no AC-n id"),
     ("# x\n\n## Acceptance Criteria\n\n-\n", 5, "has no AC-n id"),
+    ("# x\n\n## Acceptance Criteria\n\n- AC-\u0661 arabic-indic digit\n", 5, "has no AC-n id"),
 ])
 def test_spec_errors_name_file_and_line(repo, spec, line, words):
     write_goal(repo, "g", spec)
@@ -60,6 +61,7 @@ def test_spec_errors_name_file_and_line(repo, spec, line, words):
     (["|  | change | `true` | src/ | T001 |"], 7, "row without an id"),
     (["| AC-9 | change | `true` | src/ | T001 |"], 7, "AC-9 is not an acceptance criterion"),
     (["| XY-1 | change | `true` | src/ | T001 |"], 7, "is not AC-n or EX-n"),
+    (["| EX-\u0661 | change | `true` | src/ | T001 |"], 7, "is not AC-n or EX-n"),
     (["| EX-1 | sometimes | `true` | src/ | T001 |"], 7, "종류 'sometimes'"),
     (["| EX-1 | change | true | src/ | T001 |"], 7, "must be one code span"),
     (["| EX-1 | change | `a` and `b` | src/ | T001 |"], 7, "must be one code span"),
@@ -77,6 +79,7 @@ def test_plan_condition_errors_name_file_and_line(repo, rows, line, words):
 
 @pytest.mark.parametrize("task_row,words", [
     ("| T1 | a | b | c | — | 예 | — |", "does not match T001"),
+    ("| T\u0661\u0662\u0663 | a | b | c | — | 예 | — |", "does not match T001"),  # ASCII digits only
     ("| T001 | a | b | c | — | maybe | — |", "필수 must be 예 or 아니오"),
     ("| T001 | a | b | c | — | 예 | notes.md |", "문서 must be tasks/T001.md"),
 ])
