@@ -1,6 +1,7 @@
 """harness-mem checkpoint client: one POST with a short timeout, fail-open."""
 import json
 import os
+import threading
 import urllib.error
 import urllib.request
 
@@ -45,7 +46,18 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 
 
 def post(body, env=None):
-    """POST the checkpoint; True on a 2xx answer, False on anything else (never raises)."""
+    """POST the checkpoint; True on a 2xx answer within TIMEOUT, False on anything else (never
+    raises). urllib's timeout bounds each socket operation, not the request: a server that
+    answers slowly, a few bytes at a time, could hold it far longer. So the request runs in a
+    daemon thread that is abandoned after TIMEOUT (it dies with the process)."""
+    result = []
+    worker = threading.Thread(target=lambda: result.append(_post(body, env)), daemon=True)
+    worker.start()
+    worker.join(TIMEOUT)
+    return bool(result) and result[0]
+
+
+def _post(body, env):
     env = os.environ if env is None else env
     headers = {"Content-Type": "application/json"}
     if env.get("HARNESS_MEM_ADMIN_TOKEN"):

@@ -101,6 +101,47 @@ def test_a_silent_server_times_out_after_1_s(tmp_path, card_path):
     assert_appended(tmp_path, card_path)
 
 
+def test_the_1_s_timeout_bounds_the_whole_request(tmp_path, card_path):
+    # A server that answers 200, but a few bytes every 0.4 s: each read is well within 1 s,
+    # the whole answer takes about 2.4 s. The checkpoint must give up at 1 s, not wait.
+    import socket
+    import threading
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen(1)
+    stop = threading.Event()
+
+    def trickle():
+        try:
+            conn, _ = s.accept()
+        except OSError:
+            return
+        with conn:
+            conn.recv(65536)
+            for piece in (b"HTTP/1.1 200 OK\r\n", b"Content-Type: application/json\r\n",
+                          b"X-A: 1\r\n", b"X-B: 2\r\n", b"Content-Length: 2\r\n", b"\r\n{}"):
+                if stop.wait(0.4):
+                    return
+                try:
+                    conn.sendall(piece)
+                except OSError:
+                    return
+
+    server = threading.Thread(target=trickle, daemon=True)
+    server.start()
+    try:
+        start = time.monotonic()
+        r = card(*args(card_path), env=mem_env(tmp_path, s.getsockname()[1]))
+        elapsed = time.monotonic() - start
+    finally:
+        stop.set()
+        s.close()
+        server.join(5)
+    assert (r.returncode, r.stderr) == (0, "judgment-card: record skipped (unreachable)\n")
+    assert elapsed < 2.0
+    assert_appended(tmp_path, card_path)
+
+
 @pytest.mark.parametrize("marker", [".harness-mem", ".claude-mem"])
 def test_configured_by_a_folder_in_home(tmp_path, card_path, marker):
     with CaptureServer() as server:
