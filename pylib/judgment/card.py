@@ -88,6 +88,8 @@ def append_to_ledger(path, card, answer, why, project):
         subprocess.run(argv, stdin=subprocess.DEVNULL, check=False)
     except OSError as e:
         return f"judgment-ledger: append skipped (cannot run {LEDGER_SCRIPT}: {e.strerror or e})"
+    except ValueError as e:  # a NUL or a lone surrogate (valid in JSON) cannot be an argument
+        return f"judgment-ledger: append skipped (the card cannot be passed as arguments: {e})"
     return None
 
 

@@ -189,6 +189,20 @@ def test_ledger_failure_is_fail_open(tmp_path, card_path):
     assert line.startswith("judgment-ledger: append skipped (")
 
 
+@pytest.mark.parametrize("question", ["Null\u0000inside?", "Lone \ud800 surrogate?"])
+def test_a_question_no_command_line_can_carry_is_a_skip_not_a_crash(tmp_path, question):
+    # Valid JSON, valid card; but a NUL or a lone surrogate cannot be passed as an argument
+    # to judgment-ledger.sh append. That append is fail-open: one skip line, exit 0.
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(dict(CARD, question=question)), encoding="ascii")
+    env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl")
+    r = card(*args(path), env=env)
+    assert (r.returncode, r.stdout) == (0, "")
+    [line] = r.stderr.splitlines()
+    assert line.startswith("judgment-ledger: append skipped (") and line.endswith(")")
+    assert not (tmp_path / "l.jsonl").exists()
+
+
 def test_empty_why_is_an_empty_rationale(tmp_path, card_path):
     env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl")
     assert card(*args(card_path, why=""), env=env).returncode == 0
