@@ -62,7 +62,10 @@ def _post(body, env):
     headers = {"Content-Type": "application/json"}
     if env.get("HARNESS_MEM_ADMIN_TOKEN"):
         headers["Authorization"] = "Bearer " + env["HARNESS_MEM_ADMIN_TOKEN"]
-    data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    try:
+        data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate from a \ud800 in the card: send it escaped
+        data = json.dumps(body, separators=(",", ":")).encode("ascii")
     # No proxies: harness-mem is a local daemon, and an HTTP_PROXY must not see its token.
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}), _NoRedirect)
     try:

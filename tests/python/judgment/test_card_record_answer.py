@@ -203,6 +203,20 @@ def test_a_question_no_command_line_can_carry_is_a_skip_not_a_crash(tmp_path, qu
     assert not (tmp_path / "l.jsonl").exists()
 
 
+def test_a_lone_surrogate_still_reaches_harness_mem_as_valid_json(tmp_path):
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(dict(CARD, question="Lone \ud800 surrogate?")), encoding="ascii")
+    with CaptureServer() as server:
+        r = card(*args(path), env=mem_env(tmp_path, server.port))
+    assert r.returncode == 0
+    [line] = r.stderr.splitlines()  # only the ledger's skip (see above), no traceback
+    assert line.startswith("judgment-ledger: append skipped (")
+    [req] = server.requests
+    body = json.loads(req["body"].decode("utf-8"))
+    assert body["title"] == "judgment: Lone \ud800 surrogate?"
+    assert json.loads(body["content"])["card"]["question"] == "Lone \ud800 surrogate?"
+
+
 def test_empty_why_is_an_empty_rationale(tmp_path, card_path):
     env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl")
     assert card(*args(card_path, why=""), env=env).returncode == 0
