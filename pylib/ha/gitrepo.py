@@ -76,6 +76,19 @@ class Repo:
             return None
         return out
 
+    def commit_by_id(self, hex_id: str) -> str | None:
+        """Full id of the commit named by the (abbreviated) object id `hex_id`, never by a
+        ref that happens to be spelled in hex digits (rev-parse prefers such a ref)."""
+        hex_id = hex_id.lower()
+        full = self.resolve_commit(hex_id)
+        if full is None or full.startswith(hex_id):
+            return full
+        # A ref shadowed the prefix: look among objects only (a tag still peels to its commit).
+        out = self.git("rev-parse", f"--disambiguate={hex_id}", check=False)
+        found = {self.resolve_commit(oid) for oid in out.decode("ascii", "replace").split()
+                 if _is_hex_id(oid) and oid.startswith(hex_id)} - {None}
+        return found.pop() if len(found) == 1 else None
+
     def is_clean(self, excludes: list[str]) -> bool:
         """True when `git status --porcelain=v2` shows nothing outside `excludes`.
 

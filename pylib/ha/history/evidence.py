@@ -137,7 +137,7 @@ def observe(ev: dict, ctx, names_cache: dict) -> dict:
             if repo_given not in names_cache["names"] and \
                     os.path.realpath(repo_given) not in names_cache["names"]:
                 return {"type": "commit", "state": "other_repository"}
-        full = ctx.repo.resolve_commit(ev["commit"].lower())
+        full = ctx.repo.commit_by_id(ev["commit"])
         if full is None:
             return {"type": "commit", "state": "not_found"}
         return {"type": "commit", "state": "found", "commit": full}

@@ -53,6 +53,23 @@ def test_resolve_commit(repo):
     assert r.resolve_commit("") is None
 
 
+def test_commit_by_id_ignores_refs_spelled_in_hex(repo):
+    head = git(repo, "rev-parse", "HEAD").stdout.strip()
+    git(repo, "commit", "-q", "--allow-empty", "-m", "second")
+    second = git(repo, "rev-parse", "HEAD").stdout.strip()
+    git(repo, "branch", head[:8], second)
+    git(repo, "branch", "cafebabe", second)
+    git(repo, "tag", "-a", "-m", "t", "v1", head)
+    tag = git(repo, "rev-parse", "v1").stdout.strip()
+    r = gitrepo.discover(str(repo))
+    assert r.resolve_commit(head[:8]) == second      # what rev-parse itself does
+    assert r.commit_by_id(head[:8].upper()) == head
+    assert r.commit_by_id(second[:7]) == second
+    assert r.commit_by_id("cafebabe") is None
+    assert r.commit_by_id(tag) == head               # an annotated tag peels to its commit
+    assert r.commit_by_id(git(repo, "rev-parse", "HEAD^{tree}").stdout.strip()) is None
+
+
 def test_head_is_cached_until_refresh(repo):
     r = gitrepo.discover(str(repo))
     first = r.head()

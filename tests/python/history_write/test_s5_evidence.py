@@ -125,6 +125,18 @@ def test_commit_evidence(started, tmp_path):
                 "invalid_input", 64)
 
 
+def test_commit_evidence_names_an_object_not_a_ref(started):
+    """A branch spelled like hex digits must not stand in for the commit those digits name."""
+    head = git(started, "rev-parse", "HEAD").stdout.strip()
+    git(started, "commit", "-q", "--allow-empty", "-m", "second")
+    second = git(started, "rev-parse", "HEAD").stdout.strip()
+    git(started, "branch", head[:7], second)       # shadows the prefix of the first commit
+    git(started, "branch", "deadbeef", second)     # hex-looking, names no object
+    _, seen = observe(started, f"commit:{head[:7]}", "commit:deadbeef")
+    assert seen == [{"type": "commit", "state": "found", "commit": head},
+                    {"type": "commit", "state": "not_found"}]
+
+
 def test_commit_of_a_tree_is_not_found(started):
     tree = git(started, "rev-parse", "HEAD^{tree}").stdout.strip()
     _, seen = observe(started, f"commit:{tree}")
