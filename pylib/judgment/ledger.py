@@ -115,7 +115,9 @@ def _reason(error):
 
 
 def project_needle(project):
-    return json.dumps(project, ensure_ascii=False).encode("utf-8")
+    # surrogatepass: a project from undecodable argv bytes (\udcXX) must not crash the read;
+    # its needle matches no valid UTF-8 line, and escaped lines are parsed and compared anyway.
+    return json.dumps(project, ensure_ascii=False).encode("utf-8", "surrogatepass")
 
 
 # Lines holding \uXXXX or \/ escapes may spell a value in a way a byte search cannot see;

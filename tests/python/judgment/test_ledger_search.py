@@ -195,3 +195,16 @@ def test_output_is_utf8_whatever_the_locale(env):
                env=dict(env, LC_ALL="C", LANG="C", PYTHONIOENCODING="latin-1"))
     assert (r.returncode, r.stderr) == (0, "")
     assert json.loads(r.stdout)["question"] == "Straße"
+
+
+def test_a_project_that_is_not_utf8_matches_nothing_and_does_not_crash(env, tmp_path):
+    # No record can have such a project (append rejects it), so: no output, exit 0.
+    import subprocess
+    from ledger_helpers import LEDGER_SH
+    write_records(tmp_path / "l.jsonl", [rec(1, project="caf\u00e9")])
+    for argv in (["search", "--project", b"caf\xe9", "--query", ""],
+                 ["search", "--project", b"caf\xe9", "--query", "question"],
+                 ["recall", "--project", b"caf\xe9", "--question", "question"]):
+        r = subprocess.run([str(LEDGER_SH), *argv], env=env, capture_output=True)
+        assert (r.returncode, r.stderr) == (0, b""), r.stderr
+        assert r.stdout == (b"[]\n" if argv[0] == "recall" else b"")
