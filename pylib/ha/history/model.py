@@ -174,7 +174,7 @@ def check_evidence(ev, what: str) -> None:
     if not isinstance(ev, dict):
         raise invalid_input(f"{what} must be an object")
     kind = ev.get("type")
-    if kind not in EVIDENCE_FIELDS:
+    if not isinstance(kind, str) or kind not in EVIDENCE_FIELDS:  # a list/object is unhashable
         raise invalid_input(f"{what}: type must be run, file, commit or external")
     required, optional = EVIDENCE_FIELDS[kind]
     for key in ev:

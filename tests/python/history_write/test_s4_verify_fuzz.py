@@ -73,3 +73,18 @@ def test_mutated_lines_are_valid_or_refused_never_crash(started):
                 if check == "full":
                     outcomes[exc.code] += 1
     assert outcomes["history_corrupt"] > 1000 and outcomes["valid"] > 10
+
+
+def test_evidence_type_of_any_json_type_is_corrupt_not_a_crash(started):
+    receipt(add(started, "--kind", "관측", "--summary", "s", "--ref", "external:x"))
+    raw = (store_dir(started) / "events.jsonl").read_bytes().split(b"\n")[0]
+    key = store_dir(started).name
+    for value in (["external"], {"a": 1}, None, 1):
+        ev = json.loads(raw)
+        ev["decision"]["evidence"][0]["type"] = value
+        try:
+            verify.parse_line(model.dumps(ev), 1, None, key)
+        except HistoryError as exc:
+            assert exc.code == "history_corrupt", exc.code
+        else:
+            raise AssertionError(f"type {value!r} accepted")

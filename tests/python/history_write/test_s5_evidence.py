@@ -137,6 +137,14 @@ def test_commit_evidence_names_an_object_not_a_ref(started):
                     {"type": "commit", "state": "not_found"}]
 
 
+def test_evidence_type_that_is_not_a_string_is_invalid_input(started):
+    for t in ('["run"]', '{"a":1}', "null", "1"):
+        p = add(started, "--input", "-", input='{"decision":{"kind":"관측","summary":"x",'
+                '"evidence":[{"type":' + t + ',"seq":1}]}}')
+        assert "type must be run, file, commit or external" in refused(p, "invalid_input", 64)
+    assert snapshot(started) is None
+
+
 def test_commit_of_a_tree_is_not_found(started):
     tree = git(started, "rev-parse", "HEAD^{tree}").stdout.strip()
     _, seen = observe(started, f"commit:{tree}")
