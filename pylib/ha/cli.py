@@ -137,8 +137,17 @@ COMMANDS = {"capabilities": cmd_capabilities, "start": cmd_start, "check": cmd_c
             "status": cmd_status, "history": cmd_history}
 
 
+def _utf8_streams() -> None:
+    """Every ha output is UTF-8 text (Markdown, JSON, Korean tokens) whatever the locale says;
+    stderr escapes what it cannot encode rather than failing."""
+    for stream, errors in ((sys.stdout, "strict"), (sys.stderr, "backslashreplace")):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(encoding="utf-8", errors=errors)
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    _utf8_streams()
     out = sys.stdout
     try:
         if not argv or argv[0] in ("-h", "--help", "help"):
