@@ -2,6 +2,7 @@
 HARNESS_PROJECT_ROOT, else under the git top level of the current directory, else under it."""
 import subprocess
 
+from conftest import git
 from ledger_helpers import append_args, hermetic_env, ledger, records
 
 from judgment import ledger as ledger_mod
@@ -47,6 +48,20 @@ def test_git_worktree_with_a_dot_git_file(tmp_path, repo):
     env = hermetic_env(tmp_path)
     assert ledger(*append_args(), env=env, cwd=wt / "deep" / "er").returncode == 0
     assert len(records(under(wt))) == 1
+
+
+def test_git_submodule_with_a_dot_git_file(tmp_path, repo):
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    git(sub, "init", "-q")
+    git(sub, "commit", "-q", "--allow-empty", "-m", "s")
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(sub), "mod")
+    assert (repo / "mod" / ".git").is_file()
+    (repo / "mod" / "deep").mkdir()
+    env = hermetic_env(tmp_path)
+    assert ledger(*append_args(), env=env, cwd=repo / "mod" / "deep").returncode == 0
+    assert len(records(under(repo / "mod"))) == 1
+    assert not under(repo).exists()
 
 
 def test_current_directory_outside_git(tmp_path):
