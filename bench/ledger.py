@@ -3,8 +3,8 @@
 
 Builds ledgers of 1k, 10k, 100k and 1M records over 20 projects (written directly, fast), then
 times search, recall and append via scripts/judgment-ledger.sh at each size and prints wall
-time (median of --runs) and peak RSS (the largest of those runs, from os.wait4's rusage of the
-script's process tree, i.e. the Python process). Also checks that search and recall import
+time (median of --runs) and peak RSS (the largest of those runs, from /usr/bin/time when it is
+installed, else from os.wait4's rusage; see measure()). Also checks that search and recall import
 neither jsonschema nor ulid. Figures are printed, never asserted.
 
     .venv/bin/python bench/ledger.py [--sizes 1000,10000,100000,1000000] [--runs 5] [--keep DIR]
