@@ -112,7 +112,8 @@ def check_rfc3339(value, what="event_at") -> str:
     import datetime
     y, mo, d, h, mi, s = (int(g) for g in m.groups()[:6])
     try:
-        datetime.datetime(y, mo, d, h, mi, min(s, 59))
+        # datetime starts at year 1; RFC 3339 allows 0000, a leap year like 2000
+        datetime.datetime(y or 2000, mo, d, h, mi, min(s, 59))
         if s > 60 or (m.group(9) and (int(m.group(9)) > 23 or int(m.group(10)) > 59)):
             raise ValueError
     except ValueError:

@@ -95,11 +95,13 @@ def test_targets_follow_the_current_documents(started):
 
 def test_event_at(started):
     for value in ("2026-12-02T15:04:05Z", "2026-12-02t15:04:05.123456+09:00",
-                  "2016-12-31T23:59:60Z", "2026-01-01T00:00:00-23:59"):
+                  "2016-12-31T23:59:60Z", "2026-01-01T00:00:00-23:59",
+                  "0000-02-29T00:00:00Z"):  # RFC 3339 years are 0000-9999; year 0 is leap
         receipt(add(started, "--kind", "관측", "--summary", "x", "--event-at", value))
     assert [e["decision"]["event_at"] for e in events(started)][0] == "2026-12-02T15:04:05Z"
     for bad in ("2026-02-30T00:00:00Z", "2026-12-02 15:04:05Z", "2026-12-02T15:04:05",
-                "2026-12-02T25:00:00Z", "2026-12-02T15:04:05+24:00", "yesterday"):
+                "2026-12-02T25:00:00Z", "2026-12-02T15:04:05+24:00", "yesterday",
+                "0001-02-29T00:00:00Z"):
         refused(add(started, "--kind", "관측", "--summary", "x", "--event-at", bad),
                 "invalid_input", 64)
     receipt(add(started, "--kind", "관측", "--summary", "no time"))
