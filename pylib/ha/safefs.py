@@ -30,10 +30,12 @@ def kind(path: str) -> str:
     """'missing', 'file', 'dir', 'symlink' or 'other', without following a final symlink."""
     try:
         st = os.lstat(path)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return "missing"
-    except NotADirectoryError:
-        return "missing"
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:  # no file can have this name
+            return "missing"
+        raise
     if stat.S_ISLNK(st.st_mode):
         return "symlink"
     if stat.S_ISREG(st.st_mode):
@@ -65,6 +67,8 @@ def open_read(path: str, single_link: bool = False) -> int:
             raise FsError("not_regular", path, "symlink") from None
         if exc.errno == errno.EISDIR:
             raise FsError("not_regular", path, "folder") from None
+        if exc.errno == errno.ENAMETOOLONG:
+            raise FsError("missing", path, "name too long") from None
         raise FsError("unreadable", path, exc.strerror or str(exc)) from None
     try:
         _check_regular(fd, path, single_link)

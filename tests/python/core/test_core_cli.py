@@ -24,6 +24,7 @@ def test_outside_a_repository(tmp_path):
     (".", "the repository root cannot be a goal"),
     ("src/..", "the repository root cannot be a goal"),
     ("nope", "no such folder"),
+    ("n" * 300, "no such folder"),          # a name too long for any file: not a crash (70)
     ("README.md", "not a folder"),
     (".git", "inside the git dir"),
     ("/", "outside the worktree"),

@@ -55,6 +55,19 @@ def test_links_followed_transitively_bundle_and_code_excluded(repo):
     assert g.digest() == expected_digest(repo, docs)  # missing.md counts as empty content
 
 
+def test_a_link_to_a_name_no_file_can_have_counts_as_missing(repo):
+    long_name = "n" * 300 + ".md"                       # over NAME_MAX: ENAMETOOLONG
+    write_goal(repo, "g", f"# s\n[l]({long_name}) [f](a.md/b.md)\n", extra={"a.md": "A\n"})
+    g = open_goal(repo, "g")
+    docs = sorted(["g/SPEC.md", f"g/{long_name}", "g/a.md/b.md"], key=str.encode)
+    assert g.document_paths() == docs
+    spec = (Path(repo) / "g" / "SPEC.md").read_bytes()
+    text = b"".join(p.encode() + b"\0" + hashlib.sha256(spec if p == "g/SPEC.md" else b"")
+                    .hexdigest().encode() + b"\n" for p in docs)  # both links count empty
+    assert g.digest() == hashlib.sha256(text).hexdigest()
+    assert ha("status", "g", cwd=repo).returncode == 0
+
+
 def test_missing_spec_is_digest_of_empty_text(repo):
     (Path(repo) / "g").mkdir()
     (Path(repo) / "g" / "x.txt").write_text("x")
