@@ -8,10 +8,12 @@ Case-insensitive means Unicode case folding (str.casefold) on both sides.
 """
 import heapq
 import json
+import re
 
 from . import ledger
 
 MAX_LIMIT = 3
+_FRACTION = re.compile(r"(?<=:[0-9]{2})\.([0-9]+)")
 
 
 def search(path, project, query, limit=MAX_LIMIT):
@@ -85,8 +87,12 @@ def time_key(value):
     if len(value) == 20 and value[19] == "Z" and value[10] == "T":
         return value[:19] + ".000000"
     from datetime import datetime, timezone
+    # fromisoformat before Python 3.11 takes neither Z nor a fraction of other than 3 or 6
+    # digits, both of which the schema allows: spell the fraction as exactly 6 digits.
+    text = value.replace("Z", "+00:00")
+    text = _FRACTION.sub(lambda m: "." + m.group(1)[:6].ljust(6, "0"), text, 1)
     try:
-        dt = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        dt = datetime.fromisoformat(text)
     except ValueError:
         return ""
     if dt.tzinfo is not None:

@@ -61,6 +61,15 @@ def test_decided_at_compares_as_time_not_text():
     assert search.time_key("not a time") < search.time_key("1970-01-01T00:00:00Z")
 
 
+@pytest.mark.parametrize("fraction", ["5", "50", "5000", "5000000", "500000999"])
+def test_any_fraction_the_schema_allows_compares_as_time(fraction):
+    # The schema allows any number of fraction digits; datetime.fromisoformat before Python
+    # 3.11 (requires-python is >=3.9) only parses 3 or 6, so this must not depend on it.
+    key = search.time_key(f"2026-01-01T09:00:00.{fraction}+01:00")
+    assert key == search.time_key("2026-01-01T08:00:00.500000Z")
+    assert search.time_key("2026-01-01T08:00:00Z") < key < search.time_key("2026-01-01T08:00:01Z")
+
+
 def test_one_character_tokens_do_not_score_but_the_whole_query_does(env):
     write_records(env["HARNESS_JUDGMENT_LEDGER"], [rec(1, question="a b c"), rec(2, question="a")])
     assert ids(run_search(env, "a b")) == ["id-1"]
