@@ -7,7 +7,7 @@
 set -euo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=lib/py.sh
-source "$(dirname "${BASH_SOURCE[0]}")/lib/py.sh"
+source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/lib/py.sh"  # through symlinks too
 
 usage() {
   cat <<'USAGE'
