@@ -21,11 +21,7 @@ USAGE
 
 run_card() {
   local py
-  py="$(harness_python)"
-  if ! command -v "$py" >/dev/null 2>&1; then
-    printf 'judgment-card: Python interpreter not found: %s; run bash scripts/setup.sh or set HARNESS_PYTHON\n' "$py" >&2
-    return 1
-  fi
+  py="$(harness_python_or_fail judgment-card)" || return 1
   "$py" -m judgment.cli card "$@"
 }
 

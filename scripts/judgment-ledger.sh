@@ -23,16 +23,6 @@ $HARNESS_PROJECT_ROOT, the git top level, or the current directory.
 USAGE
 }
 
-python_or_fail() {
-  local py
-  py="$(harness_python)"
-  if ! command -v "$py" >/dev/null 2>&1; then
-    printf 'judgment-ledger: Python interpreter not found: %s; run bash scripts/setup.sh or set HARNESS_PYTHON\n' "$py" >&2
-    return 1
-  fi
-  printf '%s\n' "$py"
-}
-
 cmd_append() {
   local py rc=0
   py="$(harness_python)"
@@ -53,13 +43,13 @@ cmd_append() {
 
 cmd_search() {
   local py
-  py="$(python_or_fail)" || return 1
+  py="$(harness_python_or_fail judgment-ledger)" || return 1
   "$py" -m judgment.cli ledger search "$@"
 }
 
 cmd_recall() {
   local py
-  py="$(python_or_fail)" || return 1
+  py="$(harness_python_or_fail judgment-ledger)" || return 1
   "$py" -m judgment.cli ledger recall "$@"
 }
 

@@ -16,3 +16,15 @@ harness_python() {
 }
 
 export PYTHONPATH="$HARNESS_REPO_ROOT/pylib${PYTHONPATH:+:$PYTHONPATH}"
+
+# harness_python_or_fail TOOL: print the interpreter, or say on stderr (as TOOL) that it is
+# missing and how to get one, and fail.
+harness_python_or_fail() {
+  local py
+  py="$(harness_python)"
+  if ! command -v "$py" >/dev/null 2>&1; then
+    printf '%s: Python interpreter not found: %s; run bash scripts/setup.sh or set HARNESS_PYTHON\n' "$1" "$py" >&2
+    return 1
+  fi
+  printf '%s\n' "$py"
+}

@@ -5,11 +5,7 @@
 load helpers
 
 setup() {
-  make_repo
-  make_goal
-  "$HA" start "$GOAL" --request "빈 입력 처리" >/dev/null
-  "$HA" check "$GOAL" AC-1 >/dev/null
-  git add -A && git commit -qm start
+  start_goal "빈 입력 처리"
   STORE="$(git rev-parse --path-format=absolute --git-common-dir)/ha/history/$(head -n1 "$GOAL/runs.jsonl" | tr -d '\n' | sha256sum | cut -d' ' -f1)"
 }
 

@@ -4,11 +4,7 @@
 load helpers
 
 setup() {
-  make_repo
-  make_goal
-  "$HA" start "$GOAL" --request "빈 입력을 고쳐 줘" >/dev/null
-  "$HA" check "$GOAL" AC-1 >/dev/null
-  git add -A && git commit -qm "start and check"
+  start_goal "빈 입력을 고쳐 줘"
   WT="$BATS_TEST_TMPDIR/wt"
   git worktree add -q -b side "$WT"
 }

@@ -31,3 +31,13 @@ make_goal() {
   git -C "$REPO" add -A
   git -C "$REPO" commit -qm goal
 }
+
+# start_goal: make_repo + make_goal, then `ha start` and `ha check AC-1` (run seq 2) and
+# commit the run record, as the seed's §11 example begins. $1: the request quote.
+start_goal() {
+  make_repo
+  make_goal
+  "$HA" start "$GOAL" --request "${1:-빈 입력 처리}" >/dev/null
+  "$HA" check "$GOAL" AC-1 >/dev/null
+  git add -A && git commit -qm "start and check"
+}
