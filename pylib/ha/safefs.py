@@ -54,6 +54,23 @@ def _check_regular(fd: int, path: str, single_link: bool):
     return st
 
 
+def _regular_fd(fd: int, path: str, single_link: bool) -> int:
+    """`fd` if it is a regular file (with one link when asked); else closed, FsError."""
+    try:
+        _check_regular(fd, path, single_link)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _open_error(exc: OSError, path: str) -> FsError:
+    """The FsError for an os.open failure: a final symlink is not_regular, else unreadable."""
+    if exc.errno in (errno.ELOOP, errno.EMLINK):
+        return FsError("not_regular", path, "symlink")
+    return FsError("unreadable", path, exc.strerror or str(exc))
+
+
 def open_read(path: str, single_link: bool = False) -> int:
     """A read-only fd on a regular file; the final component must not be a symlink."""
     try:
@@ -63,19 +80,12 @@ def open_read(path: str, single_link: bool = False) -> int:
     except NotADirectoryError:
         raise FsError("missing", path, "a parent is not a folder") from None
     except OSError as exc:
-        if exc.errno in (errno.ELOOP, errno.EMLINK):
-            raise FsError("not_regular", path, "symlink") from None
         if exc.errno == errno.EISDIR:
             raise FsError("not_regular", path, "folder") from None
         if exc.errno == errno.ENAMETOOLONG:
             raise FsError("missing", path, "name too long") from None
-        raise FsError("unreadable", path, exc.strerror or str(exc)) from None
-    try:
-        _check_regular(fd, path, single_link)
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
+        raise _open_error(exc, path) from None
+    return _regular_fd(fd, path, single_link)
 
 
 def read_file(path: str, limit: int | None = None, single_link: bool = False) -> bytes:
@@ -150,15 +160,8 @@ def open_append(path: str, create: bool = True) -> tuple[int, bool]:
         except FileExistsError:
             fd = os.open(path, flags)
     except OSError as exc:
-        if exc.errno in (errno.ELOOP, errno.EMLINK):
-            raise FsError("not_regular", path, "symlink") from None
-        raise FsError("unreadable", path, exc.strerror or str(exc)) from None
-    try:
-        _check_regular(fd, path, single_link=True)
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd, created
+        raise _open_error(exc, path) from None
+    return _regular_fd(fd, path, single_link=True), created
 
 
 def open_lock(path: str) -> int:
@@ -166,15 +169,8 @@ def open_lock(path: str) -> int:
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | _NOFOLLOW | _CLOEXEC | _NOCTTY, 0o666)
     except OSError as exc:
-        if exc.errno in (errno.ELOOP, errno.EMLINK):
-            raise FsError("not_regular", path, "symlink") from None
-        raise FsError("unreadable", path, exc.strerror or str(exc)) from None
-    try:
-        _check_regular(fd, path, single_link=False)
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
+        raise _open_error(exc, path) from None
+    return _regular_fd(fd, path, single_link=False)
 
 
 def write_all(fd: int, data: bytes) -> None:
