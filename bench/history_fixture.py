@@ -21,8 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "pylib"))
 
-from ha.history import model  # noqa: E402
-from ha.history.context import open_history  # noqa: E402
+from judgment_toolkit.ha.history import model  # noqa: E402
+from judgment_toolkit.ha.history.context import open_history  # noqa: E402
 
 HA = str(ROOT / "scripts" / "ha")
 FIXTURE_GOAL = ROOT / "tests" / "fixtures" / "goals" / "empty-input"

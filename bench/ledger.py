@@ -83,7 +83,7 @@ def measure(argv, env, runs, scratch):
 
 PROBE = """
 import sys
-from judgment import cli
+from judgment_toolkit.judgment import cli
 cli.main(sys.argv[1:])
 print(",".join(sorted(m for m in sys.modules if m.split(".")[0] in ("jsonschema", "ulid"))), file=sys.stderr)
 """

@@ -2,7 +2,7 @@
 # judgment-card.sh: judgment-card.v1 decision cards
 # (should-issue | validate | record-answer | recall).
 #
-# Bash only dispatches; every rule lives in pylib/judgment (one Python process per call;
+# Bash only dispatches; every rule lives in pylib/judgment_toolkit/judgment (one Python process per call;
 # record-answer appends through judgment-ledger.sh append, as the contract requires).
 set -euo pipefail
 
@@ -22,7 +22,7 @@ USAGE
 run_card() {
   local py
   py="$(harness_python_or_fail judgment-card)" || return 1
-  "$py" -m judgment.cli card "$@"
+  "$py" -m judgment_toolkit.judgment.cli card "$@"
 }
 
 cmd_should_issue() { run_card should-issue "$@"; }

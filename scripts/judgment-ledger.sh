@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # judgment-ledger.sh: the Judgment Ledger v1 (append | search | recall).
 #
-# Bash only dispatches and maps exits; every rule lives in pylib/judgment (one Python process
+# Bash only dispatches and maps exits; every rule lives in pylib/judgment_toolkit/judgment (one Python process
 # per call). append is fail-open: whatever goes wrong short of a rejected record, it exits 0
 # after one `append skipped (...)` line, so a judgment flow is never blocked.
 set -euo pipefail
@@ -30,7 +30,7 @@ cmd_append() {
     printf 'judgment-ledger: append skipped (Python interpreter not found: %s; run bash scripts/setup.sh)\n' "$py" >&2
     return 0
   fi
-  "$py" -m judgment.cli ledger append "$@" || rc=$?
+  "$py" -m judgment_toolkit.judgment.cli ledger append "$@" || rc=$?
   case "$rc" in
     0) return 0 ;;
     "$APPEND_REJECTED") return 1 ;;
@@ -44,13 +44,13 @@ cmd_append() {
 cmd_search() {
   local py
   py="$(harness_python_or_fail judgment-ledger)" || return 1
-  "$py" -m judgment.cli ledger search "$@"
+  "$py" -m judgment_toolkit.judgment.cli ledger search "$@"
 }
 
 cmd_recall() {
   local py
   py="$(harness_python_or_fail judgment-ledger)" || return 1
-  "$py" -m judgment.cli ledger recall "$@"
+  "$py" -m judgment_toolkit.judgment.cli ledger recall "$@"
 }
 
 main() {

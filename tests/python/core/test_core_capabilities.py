@@ -7,7 +7,7 @@ import sys
 
 from conftest import ROOT, ha
 
-from ha import capabilities
+from judgment_toolkit.ha import capabilities
 
 
 def test_outside_any_repository(tmp_path):
@@ -53,10 +53,10 @@ def test_runs_no_git(tmp_path):
 def test_without_the_history_package(tmp_path):
     """A copy of the package without ha.history.cli: nothing advertised, history unavailable."""
     lib = tmp_path / "lib"
-    shutil.copytree(ROOT / "pylib" / "ha", lib / "ha")
-    os.remove(lib / "ha" / "history" / "cli.py")
+    shutil.copytree(ROOT / "pylib" / "judgment_toolkit", lib / "judgment_toolkit")
+    os.remove(lib / "judgment_toolkit" / "ha" / "history" / "cli.py")
     env = dict(os.environ, PYTHONPATH=str(lib))
-    run = lambda *a: subprocess.run([sys.executable, "-m", "ha.cli", *a], cwd=tmp_path, env=env,
+    run = lambda *a: subprocess.run([sys.executable, "-m", "judgment_toolkit.ha.cli", *a], cwd=tmp_path, env=env,
                                     capture_output=True, text=True)
     cap = json.loads(run("capabilities").stdout)
     assert cap["features"] == [] and "decision_history" not in cap["formats"]

@@ -6,7 +6,7 @@ import pytest
 from conftest import ha
 from helpers_core import GOAL, lines, sha, started
 
-from ha import runs
+from judgment_toolkit.ha import runs
 
 
 def line(seq, prev, kind="check", schema="run/v1", **extra):
@@ -122,7 +122,7 @@ def test_unsupported_rules_exit_66_for_readers(repo, goal):
 def test_require_rules():
     for rules in runs.SUPPORTED_RULES:
         assert runs.require_rules({"rules": rules}) == rules
-    from ha.errors import HaError
+    from judgment_toolkit.ha.errors import HaError
     with pytest.raises(HaError) as exc:
         runs.require_rules({"rules": "run-rules/5"})
     assert exc.value.exit_code == 66

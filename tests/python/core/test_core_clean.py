@@ -5,7 +5,7 @@ import os
 from conftest import git, ha
 from helpers_core import GOAL, copy_fixture, records, started
 
-from ha import gitrepo, goal as goalmod
+from judgment_toolkit.ha import gitrepo, goal as goalmod
 
 
 def open_goal(repo, rel=GOAL):

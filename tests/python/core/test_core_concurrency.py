@@ -35,7 +35,7 @@ def test_parallel_checks_keep_one_intact_chain(repo, goal):
 
 APPENDER = """
 import sys
-from ha import gitrepo, goal, runs
+from judgment_toolkit.ha import gitrepo, goal, runs
 g = goal.resolve(gitrepo.discover(sys.argv[1]), sys.argv[2], cwd=sys.argv[1])
 for i in range(int(sys.argv[3])):
     runs.append(g, "note", {"who": sys.argv[4], "i": i})
@@ -81,7 +81,7 @@ def test_write_failure_after_write_began_is_70(repo, goal):
     size = (repo / goal / "runs.jsonl").stat().st_size
     limit = size + 40  # room for part of the next line only
     code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_FSIZE, (%d, %d));"
-            "from ha import cli; sys.exit(cli.main(sys.argv[1:]))") % (limit, limit)
+            "from judgment_toolkit.ha import cli; sys.exit(cli.main(sys.argv[1:]))") % (limit, limit)
     env = dict(os.environ, PYTHONPATH=str(ROOT / "pylib"), **GIT_ENV)
     r = subprocess.run([sys.executable, "-c", code, "check", goal, "AC-1"], cwd=repo, env=env,
                        capture_output=True, text=True)

@@ -6,7 +6,7 @@ from pathlib import Path
 from conftest import git, ha
 from helpers_core import GOAL, records, started, write_goal
 
-from ha import gitrepo, goal as goalmod
+from judgment_toolkit.ha import gitrepo, goal as goalmod
 
 
 def expected_digest(repo, paths):

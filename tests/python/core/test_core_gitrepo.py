@@ -5,8 +5,8 @@ import pytest
 
 from conftest import git
 
-from ha import gitrepo
-from ha.errors import HaError
+from judgment_toolkit.ha import gitrepo
+from judgment_toolkit.ha.errors import HaError
 
 
 def test_discover_from_a_subfolder(repo):

@@ -4,8 +4,8 @@ import pytest
 from conftest import ha
 from helpers_core import GOAL, plan_with, write_goal
 
-from ha import gitrepo, goal as goalmod
-from ha.errors import HaError
+from judgment_toolkit.ha import gitrepo, goal as goalmod
+from judgment_toolkit.ha.errors import HaError
 
 
 def ids_of(repo, rel):

@@ -3,7 +3,7 @@ import os
 
 import pytest
 
-from ha import safefs
+from judgment_toolkit.ha import safefs
 
 
 def test_read_regular_and_limit(tmp_path):

@@ -6,7 +6,7 @@ import shutil
 from conftest import git, ha
 from helpers_core import GOAL, lines, records, sha, started
 
-from ha import gitrepo, goal as goalmod, runs
+from judgment_toolkit.ha import gitrepo, goal as goalmod, runs
 
 
 def test_start_line_exact(repo, goal):

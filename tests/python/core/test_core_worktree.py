@@ -4,7 +4,7 @@ import os
 from conftest import git, ha
 from helpers_core import GOAL, records, started
 
-from ha import gitrepo
+from judgment_toolkit.ha import gitrepo
 
 
 def add_worktree(repo, tmp_path):
@@ -44,7 +44,7 @@ def test_same_start_line_in_two_worktrees_same_key(repo, goal, tmp_path):
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "started")
     wt = add_worktree(repo, tmp_path)
-    from ha import goal as goalmod, runs
+    from judgment_toolkit.ha import goal as goalmod, runs
     keys = set()
     for top in (repo, wt):
         g = goalmod.resolve(gitrepo.discover(str(top)), GOAL, cwd=str(top))

@@ -9,8 +9,8 @@ from conftest import git, ha
 from helpers_read import (GOAL, add, context, fails, ids, md, note, ok, runs_lines, sha, start,
                           view, write_store)
 
-from ha import gitrepo, goal as goalmod, runs
-from ha.history.lineage import Basis
+from judgment_toolkit.ha import gitrepo, goal as goalmod, runs
+from judgment_toolkit.ha.history.lineage import Basis
 
 
 def chain_of(repo, goal=GOAL):

@@ -7,8 +7,8 @@ import pytest
 from conftest import ha
 from helpers_read import GOAL, add, fails, ids, md, note, ok, start, store_dir, view
 
-from ha.history import cursor
-from ha.history.errors import HistoryError
+from judgment_toolkit.ha.history import cursor
+from judgment_toolkit.ha.history.errors import HistoryError
 
 
 @pytest.fixture

@@ -65,7 +65,7 @@ def test_reads_create_nothing(started):
 
 
 def test_store_api_reads_create_nothing(started):
-    from ha.history.context import open_history
+    from judgment_toolkit.ha.history.context import open_history
     ctx = open_history(GOAL, for_write=False, cwd=str(started))
     assert ctx.store.exists() is False
     assert list(ctx.store.scan()) == []

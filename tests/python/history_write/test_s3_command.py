@@ -183,7 +183,7 @@ def test_goal_argument_is_relative_to_the_current_folder(started):
 
 def test_strict_parser_agrees_with_json_on_valid_documents():
     import random
-    from ha.history.strictjson import depth, parse_input
+    from judgment_toolkit.ha.history.strictjson import depth, parse_input
     rng = random.Random(7)
 
     def value(level):

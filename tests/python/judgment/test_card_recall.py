@@ -4,7 +4,7 @@ import json
 
 from ledger_helpers import CARD, card, hermetic_env, rec, write_card, write_records
 
-from judgment import schema
+from judgment_toolkit.judgment import schema
 
 
 def run(tmp_path, path, project="demo"):

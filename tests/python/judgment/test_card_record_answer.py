@@ -8,7 +8,7 @@ import pytest
 from ledger_helpers import (CARD, CaptureServer, card, closed_port, hermetic_env, records,
                             write_card)
 
-from judgment import mem
+from judgment_toolkit.judgment import mem
 
 QUESTION_61 = "Q" * 61
 

@@ -6,7 +6,7 @@ import pytest
 
 from ledger_helpers import CARD
 
-from judgment import schema
+from judgment_toolkit.judgment import schema
 
 
 def objects(node):

@@ -3,7 +3,7 @@ import pytest
 
 from ledger_helpers import card, hermetic_env
 
-from judgment import card as card_mod
+from judgment_toolkit.judgment import card as card_mod
 
 
 @pytest.mark.parametrize("reason", ["dod-ambiguous", "scope-exceeded", "tradeoff"])

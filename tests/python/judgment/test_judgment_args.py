@@ -1,7 +1,7 @@
 """The strict flag parser shared by both command lines (judgment.args)."""
 import pytest
 
-from judgment.args import UsageError, flag_name, parse, require
+from judgment_toolkit.judgment.args import UsageError, flag_name, parse, require
 
 
 def test_parse_forms():

@@ -9,7 +9,7 @@ import pytest
 
 from ledger_helpers import LEDGER_SH, append_args, hermetic_env, ledger, lines, records
 
-from judgment import record, schema
+from judgment_toolkit.judgment import record, schema
 
 
 @pytest.fixture

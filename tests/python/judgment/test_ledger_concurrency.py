@@ -5,11 +5,11 @@ import sys
 
 from ledger_helpers import PYLIB, append_args, hermetic_env, ledger, records
 
-from judgment import schema
+from judgment_toolkit.judgment import schema
 
 WORKER = """
 import sys
-from judgment import ledger, record
+from judgment_toolkit.judgment import ledger, record
 path, worker, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
 for i in range(count):
     rec = record.build({"project": "p%d" % (i % 3), "question": "q " * (i % 50 + 1),

@@ -5,7 +5,7 @@ import subprocess
 from conftest import git
 from ledger_helpers import append_args, hermetic_env, ledger, records
 
-from judgment import ledger as ledger_mod
+from judgment_toolkit.judgment import ledger as ledger_mod
 
 REL = (".claude", "state", "judgment-ledger.jsonl")
 

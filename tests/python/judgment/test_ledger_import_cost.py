@@ -9,7 +9,7 @@ from ledger_helpers import PYLIB, hermetic_env, rec, write_records
 
 PROBE = """
 import json, sys
-from judgment import cli
+from judgment_toolkit.judgment import cli
 code = cli.main(sys.argv[1:])
 heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("jsonschema", "ulid"))
 print(json.dumps({"code": code, "heavy": heavy}), file=sys.stderr)

@@ -8,7 +8,7 @@ import pytest
 from ledger_helpers import (ROOT, append_args, card, hermetic_env, ledger, nodeps_python,  # noqa: F401
                             write_card)
 
-from judgment import deps
+from judgment_toolkit.judgment import deps
 
 
 def test_harness_python_is_the_interpreter_used(tmp_path):
@@ -17,7 +17,7 @@ def test_harness_python_is_the_interpreter_used(tmp_path):
     spy.chmod(0o755)
     env = hermetic_env(tmp_path, HARNESS_PYTHON=spy)
     assert card("should-issue", "--reason", "tradeoff", env=env).returncode == 0
-    assert (tmp_path / "argv").read_text() == f"{spy} -m judgment.cli card should-issue --reason tradeoff\n"
+    assert (tmp_path / "argv").read_text() == f"{spy} -m judgment_toolkit.judgment.cli card should-issue --reason tradeoff\n"
 
 
 def lookup(env):

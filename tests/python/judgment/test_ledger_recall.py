@@ -5,7 +5,7 @@ import pytest
 
 from ledger_helpers import hermetic_env, ledger, rec, write_records
 
-from judgment import recall, schema
+from judgment_toolkit.judgment import recall, schema
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ import pytest
 
 from ledger_helpers import hermetic_env, ledger, rec, write_records
 
-from judgment import search
+from judgment_toolkit.judgment import search
 
 
 @pytest.fixture

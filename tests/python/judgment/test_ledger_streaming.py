@@ -6,7 +6,7 @@ import pytest
 
 from ledger_helpers import rec, write_records
 
-from judgment import ledger
+from judgment_toolkit.judgment import ledger
 
 
 def lines_of(data, needle, chunk_size):

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import sys
 
-from ha.history import cursor, facts as factsmod, views
-from ha.history.compare import Comparer
-from ha.history.context import open_history
-from ha.history.errors import HistoryError, invalid_input, limit_exceeded
-from ha.history.lineage import Basis
-from ha.history.model import check_request_id, event_seq
-from ha.history.render import render
+from judgment_toolkit.ha.history import cursor, facts as factsmod, views
+from judgment_toolkit.ha.history.compare import Comparer
+from judgment_toolkit.ha.history.context import open_history
+from judgment_toolkit.ha.history.errors import HistoryError, invalid_input, limit_exceeded
+from judgment_toolkit.ha.history.lineage import Basis
+from judgment_toolkit.ha.history.model import check_request_id, event_seq
+from judgment_toolkit.ha.history.render import render
 
 VIEWS = ("current", "list", "show")
 LIMIT_DEFAULT, LIMIT_MAX = 20, 200

@@ -127,7 +127,7 @@ def cmd_history(argv, out):
     try:
         from .history import cli as history_cli
     except ImportError as exc:
-        if getattr(exc, "name", None) in ("ha.history.cli", "ha.history"):
+        if getattr(exc, "name", None) in (f"{__package__}.history.cli", f"{__package__}.history"):
             raise HaError("history: not available", USAGE) from None
         raise
     return history_cli.main(argv)

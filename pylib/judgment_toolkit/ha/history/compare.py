@@ -15,8 +15,8 @@
 """
 from __future__ import annotations
 
-from ha.history import evidence
-from ha.history.lineage import UNVERIFIABLE
+from judgment_toolkit.ha.history import evidence
+from judgment_toolkit.ha.history.lineage import UNVERIFIABLE
 
 
 class Comparer:

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ha.history import cursor
-from ha.history.errors import HistoryError
+from judgment_toolkit.ha.history import cursor
+from judgment_toolkit.ha.history.errors import HistoryError
 
 SCHEMA = "decision-history-view/v1"
 OTHER_MAX = 50

@@ -8,7 +8,7 @@ from pathlib import Path
 from . import ledger, mem, recall as recall_mod, schema
 
 ISSUE_REASONS = ("dod-ambiguous", "scope-exceeded", "tradeoff")
-LEDGER_SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "judgment-ledger.sh"
+LEDGER_SCRIPT = Path(__file__).resolve().parents[3] / "scripts" / "judgment-ledger.sh"
 
 
 class CardError(Exception):

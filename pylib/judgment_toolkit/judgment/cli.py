@@ -1,7 +1,7 @@
 """The one Python entry of scripts/judgment-ledger.sh and scripts/judgment-card.sh.
 
-    python -m judgment.cli ledger append|search|recall ARGS...
-    python -m judgment.cli card should-issue|validate|record-answer|recall ARGS...
+    python -m judgment_toolkit.judgment.cli ledger append|search|recall ARGS...
+    python -m judgment_toolkit.judgment.cli card should-issue|validate|record-answer|recall ARGS...
 
 Exit codes are the scripts' contract, except for `ledger append`, which returns APPEND_REJECTED
 for a rejected record: the shell maps it to 1 and maps every other failure of this process
@@ -20,7 +20,7 @@ APPEND_REJECTED = 65
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) < 2 or (argv[0], argv[1]) not in COMMANDS:
-        print("usage: python -m judgment.cli ledger|card SUBCOMMAND ARGS...", file=sys.stderr)
+        print("usage: python -m judgment_toolkit.judgment.cli ledger|card SUBCOMMAND ARGS...", file=sys.stderr)
         return 1
     try:
         return COMMANDS[argv[0], argv[1]](argv[2:])

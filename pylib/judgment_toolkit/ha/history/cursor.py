@@ -25,7 +25,7 @@ import hmac
 import json
 from dataclasses import dataclass
 
-from ha.history.errors import HistoryError
+from judgment_toolkit.ha.history.errors import HistoryError
 
 DOMAIN = b"ha decision-history-view/v1 cursor\0"
 BOUNDARY = "c1"

@@ -1,22 +1,23 @@
-"""The JSON Schemas in templates/schemas, loaded once, with cached draft-07 validators.
+"""The JSON Schemas shipped in the package (judgment_toolkit/templates/schemas), loaded once
+through importlib.resources, with cached draft-07 validators.
 
 Only the paths that validate import this module (it imports jsonschema).
 """
 import functools
 import json
-from pathlib import Path
+from importlib import resources
 
 import jsonschema
 
-SCHEMA_DIR = Path(__file__).resolve().parents[2] / "templates" / "schemas"
+SCHEMA_PACKAGE = "judgment_toolkit.templates"
 LEDGER = "judgment-ledger.v1"
 CARD = "judgment-card.v1"
 
 
 @functools.lru_cache(maxsize=None)
 def load(name):
-    with open(SCHEMA_DIR / f"{name}.json", encoding="utf-8") as f:
-        return json.load(f)
+    text = resources.files(SCHEMA_PACKAGE).joinpath("schemas", f"{name}.json").read_text("utf-8")
+    return json.loads(text)
 
 
 @functools.lru_cache(maxsize=None)

@@ -13,7 +13,7 @@ HISTORY_FORMAT = "decision-history/v1"
 def history_available() -> bool:
     """True when the decision-history commands ship in this package (ha.history.cli exists)."""
     try:
-        return importlib.util.find_spec("ha.history.cli") is not None
+        return importlib.util.find_spec(f"{__package__}.history.cli") is not None
     except (ImportError, ValueError):
         return False
 

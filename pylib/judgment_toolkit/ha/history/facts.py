@@ -18,9 +18,9 @@ import re
 from array import array
 from dataclasses import dataclass, field
 
-from ha.history.errors import invalid_input
-from ha.history.lineage import DIFFERENT, SAME, UNVERIFIABLE
-from ha.history.model import EVENT_ID_RE, TARGET_RE
+from judgment_toolkit.ha.history.errors import invalid_input
+from judgment_toolkit.ha.history.lineage import DIFFERENT, SAME, UNVERIFIABLE
+from judgment_toolkit.ha.history.model import EVENT_ID_RE, TARGET_RE
 
 LINEAGES = (SAME, DIFFERENT, UNVERIFIABLE)   # byte codes 0, 1, 2 in Facts.lineage
 _CODE = {name: code for code, name in enumerate(LINEAGES)}
