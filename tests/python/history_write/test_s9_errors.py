@@ -124,14 +124,22 @@ def _limited(repo, blocks, *args):
                           env=dict(os.environ, **GIT_ENV))
 
 
-def test_write_failure_is_write_uncertain_and_a_retry_answers(started):
+def _cut_back(p, seq, rid):
+    """The refusal of a write that failed and was undone (issue 10 item 1, seed section 2:
+    only a line left by a killed writer is damage; a live writer restores the file)."""
+    err = refused(p, "history_unreadable", 70)
+    assert f"D{seq} (request id {rid}) was not stored" in err
+    assert "cut back to its previous length, nothing was added" in err
+    return err
+
+
+def test_write_failure_at_the_size_limit_is_undone_and_a_retry_adds(started):
     for i in range(3):
         receipt(obs(started, f"s{i}"))
     size = (store_dir(started) / "events.jsonl").stat().st_size
     before = snapshot(started)
     p = _limited(started, size // 1024, "--kind", "관측", "--summary", "limited", "--request-id", "lim-1")
-    err = refused(p, "write_uncertain", 70)
-    assert "D4" in err and "lim-1" in err and "File too large" in err
+    assert "File too large" in _cut_back(p, 4, "lim-1")
     assert snapshot(started) == before            # nothing was written in fact
     r = receipt(obs(started, "limited", "--request-id", "lim-1"))
     assert (r["id"], r["replayed"]) == ("D4", False)
@@ -139,29 +147,47 @@ def test_write_failure_is_write_uncertain_and_a_retry_answers(started):
     assert again == {**r, "replayed": True}
 
 
-def test_auto_request_id_is_named_in_write_uncertain(started):
+def test_auto_request_id_is_named_when_a_write_fails(started):
     for i in range(3):
         receipt(obs(started, f"s{i}"))
     size = (store_dir(started) / "events.jsonl").stat().st_size
     p = _limited(started, size // 1024, "--kind", "관측", "--summary", "limited")
-    err = refused(p, "write_uncertain", 70)
-    assert "request id auto-" in err
+    assert "(request id auto-" in refused(p, "history_unreadable", 70)
 
 
-def test_partial_write_leaves_damage_that_is_reported_not_repaired(started):
+def test_short_write_is_cut_back_so_the_history_stays_readable(started):
+    """The limit falls inside the new line: the first write() stores part of it; the writer,
+    still holding the lock, cuts the file back and fsyncs before it reports."""
     for i in range(3):
         receipt(obs(started, f"s{i}"))
-    size = (store_dir(started) / "events.jsonl").stat().st_size
-    blocks = size // 1024 + 1                       # the limit falls inside the new line
+    path = store_dir(started) / "events.jsonl"
+    raw = path.read_bytes()
+    blocks = len(raw) // 1024 + 1
+    assert len(raw) < blocks * 1024 < len(raw) + 1000
+    before = snapshot(started)
     long = "y" * 1000
     p = _limited(started, blocks, "--kind", "관측", "--summary", long, "--request-id", "part")
-    refused(p, "write_uncertain", 70)
-    raw = (store_dir(started) / "events.jsonl").read_bytes()
-    assert len(raw) == blocks * 1024 and not raw.endswith(b"\n")
-    # the retry cannot tell whether it applied: the damage is the answer, nothing is cut
-    refused(obs(started, long, "--request-id", "part"), "history_corrupt", 65)
+    assert "File too large" in _cut_back(p, 4, "part")
+    assert path.read_bytes() == raw and snapshot(started) == before
+    cur = ha("history", GOAL, "current", cwd=started)
+    assert cur.returncode == 0, cur.stderr
+    r = receipt(obs(started, long, "--request-id", "part"))
+    assert (r["id"], r["replayed"]) == ("D4", False)
+    assert receipt(obs(started, "next"))["id"] == "D5"
+
+
+def test_a_line_left_by_a_killed_writer_is_corrupt_and_never_cut(started):
+    """Seed section 2: an incomplete line left by an interrupted writer is damage; no call
+    repairs it (the writer died, so nobody can know it was its own)."""
+    for i in range(2):
+        receipt(obs(started, f"s{i}"))
+    path = store_dir(started) / "events.jsonl"
+    with open(path, "ab") as f:
+        f.write(b'{"schema":"decision-history/v1","id":"D3"')
+    raw = path.read_bytes()
+    refused(obs(started, "after"), "history_corrupt", 65)
     refused(view(started), "history_corrupt", 65)
-    assert (store_dir(started) / "events.jsonl").read_bytes() == raw
+    assert path.read_bytes() == raw
 
 
 @pytest.fixture
@@ -238,3 +264,63 @@ def test_full_disk_after_the_line_is_stored_is_write_uncertain_then_caught_up(st
     assert (r["id"], r["replayed"]) == ("D3", True)
     assert json.loads((d / "last").read_bytes())["seq"] == 3
     assert receipt(obs(started, "next"))["id"] == "D4"
+
+
+def _fill(path):
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+    for chunk in (4096, 1):  # fill whole pages, then top the last one up byte by byte
+        try:
+            while True:
+                os.write(fd, b"\0" * chunk)
+        except OSError:
+            pass
+    os.close(fd)
+
+
+def test_full_tmpfs_during_the_line_write_is_cut_back(started, mounts, tmp_path):
+    """A real full file system (tmpfs): the new line needs a page that is not there, so the
+    write stops short (ENOSPC); the file is restored, current still reads, and with space
+    again the same request is added as the next seq."""
+    for i in range(2):
+        receipt(obs(started, f"s{i}"))
+    d = store_dir(started)
+    keep = tmp_path / "keep"
+    shutil.copytree(d, keep)
+    _mount(mounts, "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(d))
+    for f in keep.iterdir():
+        shutil.copy2(f, d / f.name)
+    raw = (d / "events.jsonl").read_bytes()
+    _fill(d / "filler")
+    long = ("z" * 1000, "--reason", "r" * 9000)  # needs at least one more page
+    p = obs(started, *long, "--request-id", "full-line")
+    assert "No space left on device" in _cut_back(p, 3, "full-line")
+    assert (d / "events.jsonl").read_bytes() == raw
+    cur = ha("history", GOAL, "current", cwd=started)
+    assert cur.returncode == 0, cur.stderr
+    (d / "filler").unlink()
+    r = receipt(obs(started, *long, "--request-id", "full-line"))
+    assert (r["id"], r["replayed"]) == ("D3", False)
+
+
+@pytest.mark.skipif(shutil.which("strace") is None, reason="strace is not installed")
+def test_first_add_fsyncs_every_folder_it_creates(started, tmp_path):
+    """The first add creates ha/, history/ and the key folder: each new entry is fsynced in
+    its parent (seen with strace), so a crash cannot lose the folder of a stored event."""
+    trace = tmp_path / "trace"
+    p = subprocess.run(["strace", "-f", "-qq", "-e", "trace=mkdirat,mkdir,fsync,openat",
+                        "-o", str(trace), HA, "history", GOAL, "add", "--kind", "관측",
+                        "--summary", "first"], cwd=started, capture_output=True, text=True,
+                       env=dict(os.environ, **GIT_ENV))
+    receipt(p)
+    made, unsynced = [], []
+    for line in trace.read_text().splitlines():
+        body = line.split(None, 1)[1] if line[:1].isdigit() else line
+        if body.startswith("mkdirat(") and body.rstrip().endswith("= 0"):
+            parent = body.split("(", 1)[1].split(",")[0]
+            made.append(body.split('"')[1])
+            unsynced.append(parent)
+        elif body.startswith("fsync(") and body[6:].split(")")[0] in unsynced:
+            unsynced.remove(body[6:].split(")")[0])
+    # `ha start` made .git/ha already; the first add makes history/ and the key folder
+    assert made == ["history", store_dir(started).name]
+    assert unsynced == []

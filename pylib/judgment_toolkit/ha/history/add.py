@@ -138,7 +138,7 @@ def add(goal_arg: str, decision: dict, request_id: str | None, out=None) -> str:
     """Register one decision; returns the receipt line (also written to `out`)."""
     from .context import open_history
     from .evidence import check_runs, observe
-    from .store import WriteFailed
+    from .store import NotWritten, WriteFailed
 
     at = model.utc_now()
     ctx = open_history(goal_arg, for_write=True)
@@ -194,6 +194,10 @@ def add(goal_arg: str, decision: dict, request_id: str | None, out=None) -> str:
                      f"the same decision with --request-id {request_id}")
         try:
             w.append(line)
+        except NotWritten as exc:
+            raise unreadable(f"D{seq} (request id {request_id}) was not stored: {exc}; the "
+                             "events file was cut back to its previous length, nothing was "
+                             "added") from None
         except WriteFailed as exc:
             raise HistoryError("write_uncertain", f"{uncertain}: {exc}") from None
         try:

@@ -64,6 +64,7 @@ class Store:
                         return None
                     try:
                         os.mkdir(part, 0o777, dir_fd=fd)
+                        os.fsync(fd)  # the new folder's entry must survive a crash
                     except FileExistsError:
                         pass
                     nfd = os.open(part, _DIR, dir_fd=fd)
@@ -366,10 +367,13 @@ class WriteLock:
         return Scan(self.store, dfd=self.dfd)
 
     def append(self, raw: bytes) -> None:
-        """Append one line (raw + LF) with a single O_APPEND write, then fsync.
+        """Append one line (raw + LF) with O_APPEND writes, then fsync.
 
         OSError before the write means nothing was written (history_unreadable for the
-        caller); any failure from the write on is raised as WriteFailed.
+        caller). A write or fsync that fails is undone while the lock is still held: the
+        file is cut back to its previous length and fsynced, and NotWritten says that
+        nothing was stored. When that undo fails too, or closing fails after the line was
+        written, the effect is unknown: WriteFailed.
         """
         st = self.store
         flags = os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY \
@@ -380,14 +384,31 @@ class WriteLock:
             fd = st._open_file(self.dfd, EVENTS, flags | os.O_CREAT | os.O_EXCL)
         data = raw + b"\n"
         try:
-            n = os.write(fd, data)
-            if n != len(data):
-                raise WriteFailed(f"wrote {n} of {len(data)} bytes to {st.events_path}")
-            os.fsync(fd)
-            if created:  # the new directory entry must survive a crash too
-                os.fsync(self.dfd)
+            size = os.fstat(fd).st_size
         except OSError as exc:
-            raise WriteFailed(f"{st.events_path}: {_why(exc)}") from None
+            os.close(fd)
+            raise unreadable(f"cannot inspect {st.events_path}: {_why(exc)}") from None
+        try:
+            try:
+                view = memoryview(data)
+                while view:
+                    n = os.write(fd, view)
+                    if n <= 0:
+                        raise OSError(errno.EIO, f"wrote {len(data) - len(view)} of "
+                                      f"{len(data)} bytes")
+                    view = view[n:]
+                os.fsync(fd)
+                if created:  # the new directory entry must survive a crash too
+                    os.fsync(self.dfd)
+            except OSError as exc:
+                why = _why(exc)
+                try:
+                    os.ftruncate(fd, size)
+                    os.fsync(fd)
+                except OSError as undo:
+                    raise WriteFailed(f"{st.events_path}: {why}; cutting it back to {size} "
+                                      f"bytes failed: {_why(undo)}") from None
+                raise NotWritten(f"{st.events_path}: {why}") from None
         finally:
             try:
                 os.close(fd)
@@ -419,3 +440,7 @@ class WriteLock:
 
 class WriteFailed(Exception):
     """A write that began and failed: its effect is unknown to the caller."""
+
+
+class NotWritten(Exception):
+    """A write that failed and was undone under the lock: nothing was stored."""
