@@ -6,6 +6,7 @@ store's own encoding (ha.history.model.event_line / last_bytes), so a later `ha 
 verifies them like any other history.
 
     python bench/history_fixture.py <repo> <goal> <n>      # repo: a started goal's worktree
+                                                           # (writes the index too)
 
 Library use: make_started_repo(path) -> (repo_path, goal); write_history(repo, goal, n).
 """
@@ -21,7 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "pylib"))
 
-from judgment_toolkit.ha.history import model  # noqa: E402
+from judgment_toolkit.ha.history import index as indexmod, model  # noqa: E402
+from judgment_toolkit.ha.history.verify import StoredEvent  # noqa: E402
 from judgment_toolkit.ha.history.context import open_history  # noqa: E402
 
 HA = str(ROOT / "scripts" / "ha")
@@ -75,8 +77,10 @@ def decision_for(seq: int) -> dict:
     return d
 
 
-def write_history(repo: str, goal: str, n: int) -> str:
-    """Write events D1..Dn (replacing any store) and `last`; returns the store folder."""
+def write_history(repo: str, goal: str, n: int, index: bool = False) -> str:
+    """Write events D1..Dn (replacing any store) and `last`; returns the store folder.
+    With `index`, also the store's index as an add would have written it (index.Writer);
+    without, the store is one written before the index existed (read in full)."""
     ctx = open_history(goal, for_write=True, cwd=repo)
     store = ctx.store
     os.makedirs(store.dir, exist_ok=True)
@@ -85,6 +89,11 @@ def write_history(repo: str, goal: str, n: int) -> str:
             "commit": ctx.repo.head(), "tree_clean": True, "spec_digest": ctx.goal.digest()}
     prev = None
     at = "2026-12-02T12:00:00Z"
+    facts, offset = [], 0
+    head = (ctx.chain.head["seq"], ctx.chain.head["sha256"])
+    for name in ("index", "index.tmp"):
+        if os.path.exists(os.path.join(store.dir, name)):
+            os.unlink(os.path.join(store.dir, name))
     with open(store.events_path, "wb") as f:
         for seq in range(1, n + 1):
             d = decision_for(seq)
@@ -93,16 +102,33 @@ def write_history(repo: str, goal: str, n: int) -> str:
             line = model.event_line(seq, prev, f"bench-{seq}", at, d, {**base, "evidence": obs})
             f.write(line + b"\n")
             prev = hashlib.sha256(line).hexdigest()
+            if index:
+                facts.append(StoredEvent(
+                    seq, offset, len(line), prev, f"bench-{seq}", head, tuple(d["targets"]),
+                    tuple(int(i[1:]) for i in d.get("builds_on", ())),
+                    tuple(int(i["id"][1:]) for i in d.get("supersedes", ()))))
+            offset += len(line) + 1
     with open(store.last_path, "wb") as f:
         f.write(model.last_bytes(n, prev) if n else b"")
     if n == 0:
         os.unlink(store.last_path)
         os.unlink(store.events_path)
     open(store.lock_path, "ab").close()
+    if index and n:
+        dfd = store._open_dir()
+        try:
+            w = indexmod.Writer(store, dfd)
+            w.start_rebuild()
+            for ev in facts[:-1]:
+                w.add(ev)
+            w.commit(facts[-1], cached=False)
+        finally:
+            os.close(dfd)
+        assert os.path.exists(store.index_path), "the index was not written"
     return store.dir
 
 
 if __name__ == "__main__":
     if len(sys.argv) != 4:
         sys.exit(__doc__)
-    print(write_history(sys.argv[1], sys.argv[2], int(sys.argv[3])))
+    print(write_history(sys.argv[1], sys.argv[2], int(sys.argv[3]), index=True))

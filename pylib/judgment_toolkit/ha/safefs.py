@@ -54,8 +54,35 @@ def _check_regular(fd: int, path: str, single_link: bool):
     return st
 
 
-def _regular_fd(fd: int, path: str, single_link: bool) -> int:
-    """`fd` if it is a regular file (with one link when asked); else closed, FsError."""
+# errno of an os.open that met something other than a regular file: a final symlink (ELOOP;
+# EMLINK on some BSDs), a folder, a socket or a FIFO without a writer (ENXIO), a device
+_NOT_REGULAR = {errno.ELOOP: "symlink", errno.EMLINK: "symlink", errno.EISDIR: "folder",
+                errno.ENXIO: "not a regular file", errno.ENODEV: "not a regular file"}
+
+
+def open_file(path: str, flags: int = os.O_RDONLY, mode: int = 0o666, *,
+              dir_fd: int | None = None, single_link: bool = False) -> int:
+    """The one safe open of a file: `path` (relative to `dir_fd` when given) opened without
+    following a final symlink, without blocking on a FIFO or device and without becoming a
+    controlling terminal; the fd must be a regular file (with one link when `single_link`).
+
+    FsError: `missing` (no such file, or a parent is not a folder, or the name is too long),
+    `not_regular` (symlink, folder, FIFO, socket, device, more links than allowed) or
+    `unreadable` (any other error, e.g. permissions or a read-only file system).
+    """
+    flags |= _NOFOLLOW | _CLOEXEC | _NONBLOCK | _NOCTTY
+    try:
+        fd = os.open(path, flags, mode, dir_fd=dir_fd)
+    except FileNotFoundError:
+        raise FsError("missing", path) from None
+    except NotADirectoryError:
+        raise FsError("missing", path, "a parent is not a folder") from None
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            raise FsError("missing", path, "name too long") from None
+        if exc.errno in _NOT_REGULAR:
+            raise FsError("not_regular", path, _NOT_REGULAR[exc.errno]) from None
+        raise FsError("unreadable", path, exc.strerror or str(exc)) from None
     try:
         _check_regular(fd, path, single_link)
     except BaseException:
@@ -64,28 +91,15 @@ def _regular_fd(fd: int, path: str, single_link: bool) -> int:
     return fd
 
 
-def _open_error(exc: OSError, path: str) -> FsError:
-    """The FsError for an os.open failure: a final symlink is not_regular, else unreadable."""
-    if exc.errno in (errno.ELOOP, errno.EMLINK):
-        return FsError("not_regular", path, "symlink")
-    return FsError("unreadable", path, exc.strerror or str(exc))
+def open_dir(path: str, *, dir_fd: int | None = None) -> int:
+    """A folder fd, never through a final symlink (OSError as os.open raises it)."""
+    return os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW | _CLOEXEC,
+                   dir_fd=dir_fd)
 
 
 def open_read(path: str, single_link: bool = False) -> int:
     """A read-only fd on a regular file; the final component must not be a symlink."""
-    try:
-        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _CLOEXEC | _NONBLOCK | _NOCTTY)
-    except FileNotFoundError:
-        raise FsError("missing", path) from None
-    except NotADirectoryError:
-        raise FsError("missing", path, "a parent is not a folder") from None
-    except OSError as exc:
-        if exc.errno == errno.EISDIR:
-            raise FsError("not_regular", path, "folder") from None
-        if exc.errno == errno.ENAMETOOLONG:
-            raise FsError("missing", path, "name too long") from None
-        raise _open_error(exc, path) from None
-    return _regular_fd(fd, path, single_link)
+    return open_file(path, os.O_RDONLY, single_link=single_link)
 
 
 def read_file(path: str, limit: int | None = None, single_link: bool = False) -> bytes:
@@ -109,14 +123,6 @@ def read_file(path: str, limit: int | None = None, single_link: bool = False) ->
                 raise FsError("too_large", path, f"over {limit} bytes")
     finally:
         os.close(fd)
-
-
-def read_or_empty(path: str) -> bytes:
-    """Content of a regular file, or b'' when it is missing, not regular, or unreadable."""
-    try:
-        return read_file(path)
-    except FsError:
-        return b""
 
 
 def ensure_dir(path: str, mode: int = 0o777) -> None:
@@ -147,30 +153,23 @@ def ensure_dir(path: str, mode: int = 0o777) -> None:
 
 def open_append(path: str, create: bool = True) -> tuple[int, bool]:
     """(fd, created): O_APPEND write fd on a regular single-link file, never through a symlink."""
-    flags = os.O_WRONLY | os.O_APPEND | _NOFOLLOW | _CLOEXEC | _NOCTTY
-    created = False
+    flags = os.O_WRONLY | os.O_APPEND
     try:
-        fd = os.open(path, flags)
-    except FileNotFoundError:
-        if not create:
-            raise FsError("missing", path) from None
-        try:
-            fd = os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o666)
-            created = True
-        except FileExistsError:
-            fd = os.open(path, flags)
-    except OSError as exc:
-        raise _open_error(exc, path) from None
-    return _regular_fd(fd, path, single_link=True), created
+        return open_file(path, flags, single_link=True), False
+    except FsError as exc:
+        if exc.state != "missing" or exc.detail or not create:
+            raise
+    try:
+        return open_file(path, flags | os.O_CREAT | os.O_EXCL, single_link=True), True
+    except FsError as exc:
+        if exc.state != "unreadable" or kind(path) != "file":
+            raise
+        return open_file(path, flags, single_link=True), False   # created meanwhile
 
 
 def open_lock(path: str) -> int:
     """An fd for advisory flock on `path` (created if missing; never a symlink)."""
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | _NOFOLLOW | _CLOEXEC | _NOCTTY, 0o666)
-    except OSError as exc:
-        raise _open_error(exc, path) from None
-    return _regular_fd(fd, path, single_link=False)
+    return open_file(path, os.O_RDWR | os.O_CREAT)
 
 
 def write_all(fd: int, data: bytes) -> None:
@@ -192,20 +191,3 @@ def fsync_dir(path: str) -> None:
         pass
     finally:
         os.close(fd)
-
-
-def replace_file(path: str, data: bytes) -> None:
-    """Atomically replace `path` with `data`: temp file beside it, fsync, rename, fsync folder."""
-    folder = os.path.dirname(path) or "."
-    tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW | _CLOEXEC, 0o666)
-    try:
-        write_all(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    if kind(path) not in ("missing", "file"):
-        os.unlink(tmp)
-        raise FsError("not_regular", path, "expected a regular file")
-    os.replace(tmp, path)
-    fsync_dir(folder)

@@ -36,7 +36,6 @@ def test_missing_symlink_folder_hardlink(tmp_path):
     with pytest.raises(safefs.FsError) as exc:
         safefs.read_file(str(tmp_path / "nope" / "deeper"))
     assert exc.value.state == "missing"
-    assert safefs.read_or_empty(str(tmp_path / "link")) == b""
 
 
 def test_kind(tmp_path):
@@ -73,8 +72,27 @@ def test_open_append(tmp_path):
         safefs.open_append(str(p))
 
 
-def test_replace_file(tmp_path):
-    p = tmp_path / "last"
-    safefs.replace_file(str(p), b"1\n")
-    safefs.replace_file(str(p), b"2\n")
-    assert p.read_bytes() == b"2\n" and os.listdir(tmp_path) == ["last"]
+def test_open_file_relative_to_a_folder_fd(tmp_path):
+    """The one safe open (issue 11): used by the run record, the history store and evidence."""
+    (tmp_path / "f").write_bytes(b"x")
+    (tmp_path / "l").symlink_to(tmp_path / "f")
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "d").mkdir()
+    dfd = os.open(tmp_path, os.O_RDONLY)
+    try:
+        fd = safefs.open_file("f", dir_fd=dfd, single_link=True)
+        assert os.read(fd, 9) == b"x"
+        os.close(fd)
+        for name, state in (("l", "not_regular"), ("fifo", "not_regular"),
+                            ("d", "not_regular"), ("nope", "missing")):
+            with pytest.raises(safefs.FsError) as exc:
+                safefs.open_file(name, dir_fd=dfd)
+            assert exc.value.state == state, name
+        os.link(tmp_path / "f", tmp_path / "g")
+        with pytest.raises(safefs.FsError) as exc:
+            safefs.open_file("f", dir_fd=dfd, single_link=True)
+        assert exc.value.state == "not_regular" and "2 hard links" in exc.value.detail
+        with pytest.raises(OSError):
+            safefs.open_dir("l", dir_fd=dfd)
+    finally:
+        os.close(dfd)

@@ -26,7 +26,7 @@ def view(repo):
 def test_store_location_and_files(started):
     receipt(obs(started))
     d = git_common_dir(started) / "ha" / "history" / start_key(started)
-    assert sorted(p.name for p in d.iterdir()) == ["events.jsonl", "last", "lock"]
+    assert sorted(p.name for p in d.iterdir()) == ["events.jsonl", "index", "last", "lock"]
     assert d == store_dir(started)
     # not tracked by git and not in the worktree
     assert git(started, "status", "--porcelain").stdout == ""
@@ -424,3 +424,48 @@ def test_a_leftover_regular_temp_file_is_ignored_by_reads_and_replaced_by_add(st
     assert receipt(obs(started))["id"] == "D2"
     assert not tmp.exists()
     assert json.loads((store_dir(started) / "last").read_bytes())["seq"] == 2
+
+
+# --- issue 10 item 6: every served line is checked in full (seed section 9) ----------------
+
+def _dumps(ev):
+    return json.dumps(ev, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _set(path, value):
+    def edit(line):
+        ev = json.loads(line)
+        ev["decision"][path] = value
+        return _dumps(ev)
+    return edit
+
+
+@pytest.mark.parametrize("edit,needle", [
+    (lambda line: line.replace(b'"decision":{"kind":"\xea\xb4\x80\xec\xb8\xa1"',
+                               '"decision":{"kind":"결정","kind":"관측"'.encode(), 1),
+     "repeats a key"),
+    (lambda line: line.replace(b'"decision":{', b'"decision":{"Summary":"x",', 1),
+     "unknown field 'Summary'"),
+    (lambda line: line.replace(b'"context":{', b'"Context":{},"context":{', 1),
+     "exactly the fields"),
+    (_set("kind", "계획"), "kind '계획'"),
+    (_set("summary", "a" * 1025), "longer than 1024 bytes"),
+    (_set("status", "가설"), "takes no status"),
+])
+@pytest.mark.parametrize("form", [("current",), ("list",), ("show", "D3"), ("show", "D1"),
+                                  ("add",)])
+def test_a_vouched_line_is_checked_in_full_before_any_view_serves_it(started, edit, needle,
+                                                                    form):
+    """The last line, vouched for by `last` (and by a stale index), carries damage that only
+    a full check of the line can see: every view and add refuse with history_corrupt."""
+    lines = _three(started)
+    lines[2] = edit(lines[2])
+    _write(started, lines, _last_for(lines))
+    before = snapshot(started)
+    if form == ("add",):
+        p = obs(started, "after damage")
+    else:
+        p = ha("history", GOAL, *form, cwd=started)
+    err = refused(p, "history_corrupt", 65)
+    assert "line 3" in err and needle in err, err
+    assert snapshot(started) == before

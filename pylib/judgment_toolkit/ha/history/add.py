@@ -193,7 +193,7 @@ def add(goal_arg: str, decision: dict, request_id: str | None, out=None) -> str:
                      f"`ha history {ctx.goal.path} show --request-id {request_id}` or resend "
                      f"the same decision with --request-id {request_id}")
         try:
-            w.append(line)
+            offset = w.append(line)
         except NotWritten as exc:
             raise unreadable(f"D{seq} (request id {request_id}) was not stored: {exc}; the "
                              "events file was cut back to its previous length, nothing was "
@@ -205,6 +205,7 @@ def add(goal_arg: str, decision: dict, request_id: str | None, out=None) -> str:
         except WriteFailed as exc:
             raise HistoryError("write_uncertain", f"D{seq} (request id {request_id}) was "
                                f"stored but last was not updated: {exc}") from None
+        w.record(seq, offset, line, sha)
     receipt = model.receipt_line(seq, request_id, sha, False)
     _print(out, receipt, (seq, request_id))
     return receipt

@@ -10,25 +10,22 @@ start or grows past the limit while read is `too_large` after one bounded extra 
 """
 from __future__ import annotations
 
-import errno
 import hashlib
 import os
-import stat
 
+from .. import safefs
 from . import model
 from .errors import HistoryError
 
-_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
-_FILE = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
 _CHUNK = 1 << 20
 
 
 def _walk(top_real: str, rel_parts):
     """fd of top_real/rel_parts..., each step without following links; OSError on failure."""
-    fd = os.open(top_real, _DIR)
+    fd = safefs.open_dir(top_real)
     for part in rel_parts:
         try:
-            nfd = os.open(part, _DIR, dir_fd=fd)
+            nfd = safefs.open_dir(part, dir_fd=fd)
         finally:
             os.close(fd)
         fd = nfd
@@ -67,22 +64,13 @@ def observe_file(top: str, path: str, limit: int = model.FILE_READ_MAX) -> dict:
     except OSError:  # replaced by a link or unreadable since realpath: do not guess
         return {"state": "unreadable"}
     try:
-        try:
-            fd = os.open(name, _FILE, dir_fd=dfd)
-        except FileNotFoundError:
-            return {"state": "missing"}
-        except OSError as exc:
-            if exc.errno == errno.ELOOP:
-                return {"state": "not_regular"}
-            if exc.errno in (errno.ENXIO, errno.EISDIR, errno.ENODEV):
-                return {"state": "not_regular"}
-            return {"state": "unreadable"}
+        fd = safefs.open_file(name, dir_fd=dfd)   # no-follow, non-blocking, regular only
+    except safefs.FsError as exc:
+        return {"state": exc.state}               # missing, not_regular or unreadable
     finally:
         os.close(dfd)
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            return {"state": "not_regular"}
         if st.st_size > limit:
             return {"state": "too_large"}
         digest, total = hashlib.sha256(), 0

@@ -18,9 +18,9 @@ import re
 from array import array
 from dataclasses import dataclass, field
 
-from judgment_toolkit.ha.history.errors import invalid_input
+from judgment_toolkit.ha.history.errors import corrupt, invalid_input
 from judgment_toolkit.ha.history.lineage import DIFFERENT, SAME, UNVERIFIABLE
-from judgment_toolkit.ha.history.model import EVENT_ID_RE, TARGET_RE
+from judgment_toolkit.ha.history.model import TARGET_RE
 
 LINEAGES = (SAME, DIFFERENT, UNVERIFIABLE)   # byte codes 0, 1, 2 in Facts.lineage
 _CODE = {name: code for code, name in enumerate(LINEAGES)}
@@ -49,25 +49,24 @@ class Query:
         """Whether a decision (dict) passes the filters."""
         return self._targets_ok(decision) and self._text_ok(decision)
 
-    def matches_line(self, stored, decision) -> bool:
-        """`matches` for one stored line, parsing it only when a keyword filter needs it.
+    def matches_stored(self, stored, raw) -> bool:
+        """`matches` for one verified stored event; `raw` is its line when a keyword filter
+        needs the text.
 
         A word with no character JSON must escape appears verbatim in a line without `\\u` or
         `\\/` escapes wherever it appears in the summary or reason, and casefolding is per
         character, so such a line whose casefolded text lacks a word cannot match and is not
         parsed.
         """
-        if not self._targets_ok(decision):
+        if self.targets and not any(t in self.targets for t in stored.targets):
             return False
         if not self.keywords:
             return True
-        raw = stored.raw
-        if isinstance(decision, _RawDecision) and self._plain and b"\\u" not in raw \
-                and b"\\/" not in raw:
+        if self._plain and b"\\u" not in raw and b"\\/" not in raw:
             text = raw.decode("utf-8", "replace").casefold()
             if not all(k in text for k in self.keywords):
                 return False
-        return self._text_ok(stored.event.get("decision") or {})
+        return self._text_ok(json.loads(raw).get("decision") or {})
 
     def _targets_ok(self, decision) -> bool:
         if not self.targets:
@@ -138,88 +137,75 @@ class Facts:
 
 def collect(store, basis, query: Query, end: int | None = None,
             want_sha=(), selector: Selector | None = None) -> Facts:
-    """Scan the whole store once. `end` pins the range (page cursors); None takes it all."""
+    """Scan the whole store once. `end` pins the range (page cursors); None takes it all.
+
+    The events come verified from store.scan() (from its index when that agrees with the
+    files, else each line parsed and checked in full); their facts are used as they are. Only a
+    keyword filter needs the text: then the events file is read alongside, line by line, each
+    line checked against the sha256 the scan vouches for.
+    """
     f = Facts()
     want = set(want_sha)
     by_id = selector is not None and selector.seq is not None
-    for stored in store.scan():
-        seq = stored.seq
-        f.n = seq
-        if seq in want:
-            f.line_sha[seq] = stored.sha256
-        if end is not None and seq > end:
-            continue
-        f.end_sha = stored.sha256
-        run_head, decision = _fields(stored)
-        f.offsets.append(stored.offset)
-        f.lengths.append(stored.length)
-        code = _CODE[basis.of(run_head)]
-        f.lineage.append(code)
-        f.match.append(1 if query.matches_line(stored, decision) else 0)
-        corrected = _seqs(stored.superseded_ids())
-        if corrected:
-            f.supersedes[seq] = corrected
-            into = f.corrected_same if code == 0 else f.corrected_other
-            for a in corrected:
-                into.setdefault(a, []).append(seq)
-        if selector is not None:
-            if f.selected is None:
-                if (seq == selector.seq) if by_id else \
-                        (stored.request_id == selector.request_id):
-                    f.selected = seq
-            elif (f.selected in corrected
-                  or f.selected in _seqs(decision.get("builds_on") or ())):
-                f.successors.append(seq)
+    texts = _Texts(store) if query.keywords else None
+    lineage_of = basis.of_pair
+    try:
+        for stored in store.scan():
+            seq = stored.seq
+            f.n = seq
+            if seq in want:
+                f.line_sha[seq] = stored.sha256
+            raw = texts.line(stored) if texts is not None else None
+            if end is not None and seq > end:
+                continue
+            f.end_sha = stored.sha256
+            f.offsets.append(stored.offset)
+            f.lengths.append(stored.length)
+            code = _CODE[lineage_of(stored.run_head)]
+            f.lineage.append(code)
+            f.match.append(1 if query.matches_stored(stored, raw) else 0)
+            corrected = stored.supersedes
+            if corrected:
+                f.supersedes[seq] = list(corrected)
+                into = f.corrected_same if code == 0 else f.corrected_other
+                for a in corrected:
+                    into.setdefault(a, []).append(seq)
+            if selector is not None:
+                if f.selected is None:
+                    if (seq == selector.seq) if by_id else \
+                            (stored.request_id == selector.request_id):
+                        f.selected = seq
+                elif f.selected in corrected or f.selected in stored.builds_on:
+                    f.successors.append(seq)
+    finally:
+        if texts is not None:
+            texts.close()
     f.end = len(f.offsets)
     return f
 
 
-# The pass needs little of each line: the run head, and the targets or builds_on ids when a
-# filter or show asks. Lines the store verified are in the canonical encoding, where these
-# can be found in the bytes: a quote inside a JSON string is always escaped, so `"targets":[`
-# or `,"context":{"start":"` can only be the keys themselves. A line that does not have the
-# expected shape is parsed, and so is a line a keyword filter may match (Query.matches_line).
+class _Texts:
+    """The raw lines of the events file, read in order next to a scan (keyword filters)."""
+
+    def __init__(self, store):
+        self._store = store
+        self._it = None
+
+    def line(self, stored) -> bytes:
+        if stored.raw is not None:
+            return stored.raw
+        if self._it is None:
+            self._it = iter(self._store.lines())
+        raw = next(self._it, None)
+        if raw is None or hashlib.sha256(raw).hexdigest() != stored.sha256:
+            raise corrupt(f"events.jsonl line {stored.seq} changed while it was read")
+        return raw
+
+    def close(self):
+        close = getattr(self._it, "close", None)
+        if close is not None:
+            close()
+
+
+# A keyword with a character JSON must escape cannot be looked for in the raw bytes.
 _ESCAPED = re.compile(r'["\\\x00-\x1f\x7f\u2028\u2029]')
-_CONTEXT = re.compile(rb',"context":\{"start":"[0-9a-f]{64}","run_head":\{"seq":'
-                      rb'([1-9][0-9]{0,17}),"sha256":"([0-9a-f]{64})"\}')
-_LISTS = {name: re.compile(b'"' + name.encode() + rb'":\[([^\]]*)\]')
-          for name in ("targets", "builds_on")}
-_STRING = re.compile(rb'"([^"\\]*)"')
-
-
-class _RawDecision:
-    """`get` of the targets / builds_on lists of a canonical line's decision, from its bytes."""
-
-    __slots__ = ("_raw", "_end")
-
-    def __init__(self, raw: bytes, end: int):
-        self._raw, self._end = raw, end
-
-    def get(self, name, default=None):
-        m = _LISTS[name].search(self._raw, 0, self._end)
-        if m is None:
-            return default
-        return [s.decode("ascii", "replace") for s in _STRING.findall(m.group(1))]
-
-
-def _fields(stored):
-    """(context.run_head, decision or a _RawDecision) of one stored line."""
-    raw = stored.raw
-    k = raw.rfind(b',"context":{')
-    m = _CONTEXT.match(raw, k) if k > 0 else None
-    if m is not None:
-        return ({"seq": int(m.group(1)), "sha256": m.group(2).decode("ascii")},
-                _RawDecision(raw, k))
-    event = stored.event
-    return (event.get("context") or {}).get("run_head"), event.get("decision") or {}
-
-
-def _seqs(ids) -> list:
-    out = []
-    for i in ids:
-        m = EVENT_ID_RE.match(i) if isinstance(i, str) else None
-        if m:
-            s = int(m.group(1))
-            if s not in out:
-                out.append(s)
-    return out

@@ -40,10 +40,6 @@ class Basis:
             self.head = {"seq": pinned["seq"], "sha256": pinned["sha256"]}
         self._cache: dict = {}
 
-    @property
-    def verifiable(self) -> bool:
-        return self.head is not None
-
     def holds(self, head) -> bool:
         """True when `head` ({seq, sha256}) is a line of the verified chain."""
         return self.resolve(head) is not None
@@ -73,6 +69,14 @@ class Basis:
             found = self._judge(*key) if self.head is not None and _is_head(run_head) \
                 else UNVERIFIABLE
             self._cache[key] = found
+        return found
+
+    def of_pair(self, run_head) -> str:
+        """`of` for a verified event's run head as a (seq, sha256) pair."""
+        found = self._cache.get(run_head)
+        if found is None:
+            found = UNVERIFIABLE if self.head is None else self._judge(*run_head)
+            self._cache[run_head] = found
         return found
 
     def _judge(self, seq: int, sha: str) -> str:

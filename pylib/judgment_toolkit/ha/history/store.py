@@ -1,16 +1,17 @@
-"""The decision-history store: <git-common-dir>/ha/history/<start-sha256>/{events.jsonl,last,lock}.
+"""The decision-history store: <git-common-dir>/ha/history/<start-sha256>/{events.jsonl,last,lock,
+index}.
 
 Every path component is opened relative to its parent's fd without following symlinks and
 checked with fstat/lstat: a symlink, a non-regular file or folder, or a file with more than
 one link anywhere in the store path is history_unreadable, for reads and writes alike.
 Reads never create anything; when the lock file exists they hold a shared flock on it so a
-read that overlaps an add sees the history before or after it. Every read and every write
-verifies the whole chain first (verify.py: seq, prev hashes, schema and fields, relations,
+read that overlaps an add sees the history before or after it. Every read and every add
+verifies the store first: from the index (index.py) when it agrees with `last` and the events
+file's identity, else in full (verify.py: every line strictly, seq, prev hashes, relations,
 line size, `last`); damage is history_corrupt and nothing is ever repaired or truncated.
 """
 from __future__ import annotations
 
-import collections
 import errno
 import fcntl
 import hashlib
@@ -20,11 +21,12 @@ import stat
 
 from . import model
 from .errors import HistoryError, corrupt, unreadable
-from .verify import StoredEvent, check_last, fast_check, parse_last, parse_line  # noqa: F401
+from .. import safefs
+from . import index
+from .verify import StoredEvent, check_last, parse_last
 
 EVENTS, LAST, LOCK, TMP = "events.jsonl", "last", "lock", "last.tmp"
-_R = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK | os.O_NOCTTY
-_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+TEMPS = (TMP, index.TMP)
 _sha256 = hashlib.sha256
 
 
@@ -45,6 +47,7 @@ class Store:
         self.last_path = os.path.join(self.dir, LAST)
         self.lock_path = os.path.join(self.dir, LOCK)
         self.tmp_path = os.path.join(self.dir, TMP)
+        self.index_path = os.path.join(self.dir, index.NAME)
 
     # -- path walking ------------------------------------------------------------------
     def _open_dir(self, create: bool = False):
@@ -58,7 +61,7 @@ class Store:
             shown = os.path.join(shown, part)
             try:
                 try:
-                    nfd = os.open(part, _DIR, dir_fd=fd)
+                    nfd = safefs.open_dir(part, dir_fd=fd)
                 except FileNotFoundError:
                     if not create:
                         return None
@@ -67,7 +70,7 @@ class Store:
                         os.fsync(fd)  # the new folder's entry must survive a crash
                     except FileExistsError:
                         pass
-                    nfd = os.open(part, _DIR, dir_fd=fd)
+                    nfd = safefs.open_dir(part, dir_fd=fd)
             except OSError as exc:
                 if exc.errno in (errno.ELOOP, errno.ENOTDIR):
                     raise unreadable(f"{shown} is a symlink or not a folder") from None
@@ -77,39 +80,37 @@ class Store:
             fd = nfd
         return fd
 
-    def _open_file(self, dfd: int, name: str, flags: int = _R, mode: int = 0o666):
+    def _open_file(self, dfd: int, name: str, flags: int = os.O_RDONLY, mode: int = 0o666):
         """fd of a regular single-link file in the store folder, or None when missing."""
         try:
-            fd = os.open(name, flags, mode, dir_fd=dfd)
-        except FileNotFoundError:
-            return None
-        except OSError as exc:
-            if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR, errno.ENOTDIR):
-                raise unreadable(f"{os.path.join(self.dir, name)} is a symlink or not a "
-                                 "regular file") from None
-            raise unreadable(f"cannot open {os.path.join(self.dir, name)}: {_why(exc)}") from None
-        try:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode):
-                raise unreadable(f"{os.path.join(self.dir, name)} is not a regular file")
-            if st.st_nlink > 1:
-                raise unreadable(f"{os.path.join(self.dir, name)} has {st.st_nlink} links")
-        except BaseException:
-            os.close(fd)
-            raise
-        return fd
+            return safefs.open_file(name, flags, mode, dir_fd=dfd, single_link=True)
+        except safefs.FsError as exc:
+            shown = os.path.join(self.dir, name)
+            if exc.state == "missing" and not exc.detail:
+                return None
+            if exc.state == "not_regular":
+                if "links" in exc.detail:
+                    raise unreadable(f"{shown} has {exc.detail}") from None
+                raise unreadable(f"{shown} is a symlink or not a regular file") from None
+            raise unreadable(f"cannot open {shown}: {exc.detail}") from None
 
-    def _check_tmp(self, dfd: int) -> bool:
-        """The temp file may only be absent or a regular single-link file (True if present)."""
+    def _check_tmp(self, dfd: int, name: str = TMP) -> bool:
+        """A temp file may only be absent or a regular single-link file (True if present)."""
         try:
-            st = os.stat(TMP, dir_fd=dfd, follow_symlinks=False)
+            st = os.stat(name, dir_fd=dfd, follow_symlinks=False)
         except FileNotFoundError:
             return False
         except OSError as exc:
-            raise unreadable(f"cannot inspect {self.tmp_path}: {_why(exc)}") from None
+            raise unreadable(f"cannot inspect {os.path.join(self.dir, name)}: {_why(exc)}"
+                             ) from None
         if not stat.S_ISREG(st.st_mode) or st.st_nlink > 1:
-            raise unreadable(f"{self.tmp_path} is a symlink, not a regular file or has links")
+            raise unreadable(f"{os.path.join(self.dir, name)} is a symlink, not a regular file "
+                             "or has links")
         return True
+
+    def _check_temps(self, dfd: int) -> None:
+        for name in TEMPS:
+            self._check_tmp(dfd, name)
 
     # -- reads -------------------------------------------------------------------------
     def exists(self) -> bool:
@@ -119,23 +120,55 @@ class Store:
         if dfd is None:
             return False
         try:
-            self._check_tmp(dfd)
+            self._check_temps(dfd)
             found = False
-            for name in (LOCK, LAST, EVENTS):
+            for name in (LOCK, index.NAME, LAST, EVENTS):
                 fd = self._open_file(dfd, name)
                 if fd is not None:
                     os.close(fd)
-                    found = found or name != LOCK
+                    found = found or name in (LAST, EVENTS)
             return found
         finally:
             os.close(dfd)
 
-    def scan(self) -> "Scan":
+    def scan(self, trust_index: bool = True) -> "Scan":
         """Iterate verified events in seq order (see Scan)."""
-        return Scan(self)
+        return Scan(self, trust_index=trust_index)
+
+    def verify(self) -> "Scan":
+        """Full verification from scratch, trusting no index: every line parsed and checked
+        strictly, the hash chain, seq, relations and `last` (what add checks when it writes).
+        Raises HistoryError (history_corrupt, history_unsupported, history_unreadable);
+        returns the finished Scan (count, head_sha256, last_behind). Creates nothing."""
+        scan = Scan(self, trust_index=False)
+        for _ in scan:
+            pass
+        return scan
 
     def read_at(self, offset: int, length: int) -> dict:
         """Re-read one stored event located by a previous scan (length without the LF)."""
+        try:
+            return json.loads(self.read_raw(offset, length))
+        except ValueError:
+            raise corrupt(f"{self.events_path}: no event line at byte {offset}") from None
+
+    def lines(self):
+        """The raw lines of events.jsonl in order (without LF), unverified: only for reading
+        text next to a scan that vouches for each line's sha256 (facts.collect)."""
+        dfd = self._open_dir()
+        if dfd is None:
+            return
+        try:
+            fd = self._open_file(dfd, EVENTS)
+        finally:
+            os.close(dfd)
+        if fd is None:
+            return
+        with os.fdopen(fd, "rb", buffering=0, closefd=True) as f:
+            yield from _Lines(f, self.events_path)
+
+    def read_raw(self, offset: int, length: int) -> bytes:
+        """The raw bytes (without LF) of the line at `offset` of `length` bytes."""
         dfd = self._open_dir()
         if dfd is None:
             raise corrupt(f"{self.events_path} disappeared")
@@ -153,10 +186,7 @@ class Store:
             os.close(fd)
         if len(raw) != length + 1 or not raw.endswith(b"\n"):
             raise corrupt(f"{self.events_path} changed: no event line at byte {offset}")
-        try:
-            return json.loads(raw[:-1])
-        except ValueError:
-            raise corrupt(f"{self.events_path}: no event line at byte {offset}") from None
+        return raw[:-1]
 
     # -- writes ------------------------------------------------------------------------
     def write_lock(self) -> "WriteLock":
@@ -165,44 +195,44 @@ class Store:
 
 class Scan:
     """One verified pass over the store. Iterate it to the end before trusting any event;
-    afterwards `count`, `head_sha256` (of the last line) and `last_behind` (the `last` file
-    names the event before the last one, as after a crash between write and update) are set.
-    `request_seqs` maps every request id to its event's seq (not the event: a scan must not
-    keep what it hands out, so a view's memory follows its page), and `last_correction` maps
-    each superseded event id to the id of its last correction (both filled while iterating).
+    afterwards `count`, `head_sha256` (of the last line), `last_behind` (the `last` file
+    names the event before the last one, as after a crash between write and update) and
+    `cached` (the events came from a trusted index) are set. With `corrections`, the scan
+    also fills `last_correction`: superseded id -> id of its last correction (add uses it).
+
+    Events come from the index (index.py) when it agrees with the files; otherwise every line
+    is verified in full, and `sink` (an index.Writer, add only) receives each verified event
+    to rebuild the index. A scan keeps nothing per event it hands out except, on the full
+    path, the request ids it must check for uniqueness.
     """
 
-    def __init__(self, store: Store, dfd: int | None = None):
+    def __init__(self, store: Store, dfd: int | None = None, trust_index: bool = True,
+                 corrections: bool = False, sink=None):
         self.store = store
         self._held_dfd = dfd           # set when the caller holds the exclusive lock
-        self.request_seqs: dict = {}
-        self.last_correction: dict = {}
+        self.trust_index = trust_index
+        self.last_correction: dict | None = {} if corrections else None
+        self.sink = sink
         self.count = 0
         self.head_sha256 = None
         self.last_behind = False
-        self.done = False
+        self.cached = False
 
     def __iter__(self):
         return self._run()
 
-    def run(self) -> "Scan":
-        """Verify the whole store without handing events out."""
-        collections.deque(self._run(), maxlen=0)
-        return self
-
     def _run(self):
         st = self.store
         if self._held_dfd is not None:
-            st._check_tmp(self._held_dfd)
+            st._check_temps(self._held_dfd)
             yield from self._verify_fd(self._held_dfd)
             return
         dfd = st._open_dir()
         if dfd is None:
-            self.done = True
             return
         lfd = None
         try:
-            st._check_tmp(dfd)
+            st._check_temps(dfd)
             lfd = st._open_file(dfd, LOCK)
             if lfd is None:
                 # No add has taken the lock yet: read everything, then look again; a lock
@@ -247,47 +277,71 @@ class Scan:
 
     def _verify_fd(self, dfd):
         fd = self.store._open_file(dfd, EVENTS)
-        last = self._read_last(dfd)
+        last_raw = self._read_last(dfd)
         if fd is None:
-            yield from self._verify(None, last)
+            if self.sink is not None:
+                self.sink.start_rebuild()
+            yield from self._verify(None, last_raw)
             return
         with os.fdopen(fd, "rb", buffering=0, closefd=True) as f:
-            yield from self._verify(_Lines(f, self.store.events_path), last)
+            ifd = self.store._open_file(dfd, index.NAME)  # path rules hold for it too
+            if ifd is not None:
+                try:
+                    if self.trust_index:
+                        state = self._trusted(ifd, fd, last_raw)
+                        if state is not None:
+                            yield from self._from_index(ifd, state)
+                            return
+                finally:
+                    os.close(ifd)
+            if self.sink is not None:
+                self.sink.start_rebuild()
+            yield from self._verify(_Lines(f, self.store.events_path), last_raw)
+
+    def _trusted(self, ifd, fd, last_raw):
+        last = parse_last(last_raw, self.store.last_path)
+        try:
+            return index.check(ifd, self.store.key, last, os.fstat(fd))
+        except (index.Unusable, OSError):
+            return None
+
+    def _from_index(self, ifd, state):
+        corrections = self.last_correction
+        try:
+            for ev in index.events(ifd, state, self.store.read_raw):
+                if corrections is not None:
+                    for target in ev.supersedes:
+                        corrections[f"D{target}"] = f"D{ev.seq}"
+                yield ev
+        except (index.Unusable, OSError) as exc:
+            # the digest matched, so this is not damage of the index: a bug; say so
+            raise unreadable(f"{self.store.index_path} cannot be read ({exc}); delete it "
+                             "to read the history without it") from None
+        self.count, self.head_sha256, self.cached = state.count, state.head, True
 
     def _verify(self, lines, last_raw):
         key, path = self.store.key, self.store.events_path
         last = parse_last(last_raw, self.store.last_path)
-        # Lines up to the one `last` names were verified in full by the add that wrote
-        # `last`; their bytes are pinned by the hash chain, so they get the cheap checks
-        # (size, sha256, prev, header, request id, relations). Lines after it and any line
-        # not in our canonical form are parsed and checked field by field.
-        vouched = last[0] if last else 0
-        ctx_mark = b',"context":{"start":"' + key.encode() + b'","run_head":'
         prev = before = None
         seq = offset = 0
-        request_ids = self.request_seqs
-        corrections = self.last_correction
+        request_ids = set()
+        corrections, sink = self.last_correction, self.sink
         if lines is not None:
             for raw in lines:
                 seq += 1
                 if len(raw) > model.LINE_MAX:
                     raise corrupt(f"{path} line {seq} is longer than {model.LINE_MAX} bytes")
                 sha = _sha256(raw).hexdigest()
-                ev = sup = None
-                fast = fast_check(raw, seq, prev, ctx_mark, path) if seq <= vouched else None
-                if fast is None:
-                    ev = parse_line(raw, seq, prev, key, path)
-                    rid = ev["request_id"]
-                else:
-                    rid, sup = fast
+                se = StoredEvent.parse(raw, seq, offset, prev, key, path, sha)
+                rid = se.request_id
                 if rid in request_ids:
                     raise corrupt(f"{path} line {seq}: request id {rid!r} is used twice")
-                se = StoredEvent(seq, offset, len(raw), sha, raw, ev, rid, sup)
-                request_ids[rid] = seq
-                if sup is None:
-                    sup = se.superseded_ids()
-                for target in sup:
-                    corrections[target] = f"D{seq}"
+                request_ids.add(rid)
+                if corrections is not None:
+                    for target in se.supersedes:
+                        corrections[f"D{target}"] = f"D{seq}"
+                if sink is not None:
+                    sink.add(se)
                 yield se
                 offset += len(raw) + 1
                 before, prev = prev, sha
@@ -299,7 +353,6 @@ class Scan:
         self.count, self.head_sha256 = seq, prev
         self.last_behind = check_last(last, seq, prev, before, self.store.last_path,
                                        lines is None)
-        self.done = True
 
 
 class _Lines:
@@ -340,13 +393,14 @@ class WriteLock:
     def __init__(self, store: Store):
         self.store = store
         self.dfd = self.lfd = None
+        self.index = None
+        self._scan = None
 
     def __enter__(self):
         st = self.store
         self.dfd = st._open_dir(create=True)
         try:
-            self.lfd = st._open_file(self.dfd, LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW
-                                     | os.O_CLOEXEC | os.O_NOCTTY | os.O_NONBLOCK)
+            self.lfd = st._open_file(self.dfd, LOCK, os.O_RDWR | os.O_CREAT)
             fcntl.flock(self.lfd, fcntl.LOCK_EX)
         except OSError as exc:
             self.__exit__(None, None, None)
@@ -357,6 +411,8 @@ class WriteLock:
         return self
 
     def __exit__(self, *exc):
+        if self.index is not None:
+            self.index.abandon()
         for fd in (self.lfd, self.dfd):
             if fd is not None:
                 os.close(fd)
@@ -364,10 +420,22 @@ class WriteLock:
         return False
 
     def scan(self) -> Scan:
-        return Scan(self.store, dfd=self.dfd)
+        """The verified pass of this add (corrections tracked; rebuilds the index when it
+        cannot be used)."""
+        self.index = index.Writer(self.store, self.dfd)
+        self._scan = Scan(self.store, dfd=self.dfd, corrections=True, sink=self.index)
+        return self._scan
 
-    def append(self, raw: bytes) -> None:
-        """Append one line (raw + LF) with O_APPEND writes, then fsync.
+    def record(self, seq: int, offset: int, raw: bytes, sha256: str) -> None:
+        """After the line and `last` are stored: bring the index up to date (never fails)."""
+        if self.index is None or self._scan is None:
+            return
+        new = StoredEvent.parse(raw, seq, offset, self._scan.head_sha256, self.store.key,
+                                self.store.events_path, sha256)
+        self.index.commit(new, self._scan.cached)
+
+    def append(self, raw: bytes) -> int:
+        """Append one line (raw + LF) with O_APPEND writes, then fsync; returns its offset.
 
         OSError before the write means nothing was written (history_unreadable for the
         caller). A write or fsync that fails is undone while the lock is still held: the
@@ -376,8 +444,7 @@ class WriteLock:
         written, the effect is unknown: WriteFailed.
         """
         st = self.store
-        flags = os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY \
-            | os.O_NONBLOCK
+        flags = os.O_WRONLY | os.O_APPEND
         fd = st._open_file(self.dfd, EVENTS, flags)
         created = fd is None
         if created:
@@ -414,6 +481,7 @@ class WriteLock:
                 os.close(fd)
             except OSError as exc:
                 raise WriteFailed(f"closing {st.events_path}: {_why(exc)}") from None
+        return size
 
     def write_last(self, seq: int, sha256: str) -> None:
         """Replace `last` atomically (temp file, fsync, rename, fsync folder); WriteFailed."""

@@ -1,16 +1,16 @@
 """Verification of stored lines and of `last` (seed sections 4 and 9), and StoredEvent.
 
-Two levels. Lines up to the one `last` names were checked field by field by the add that wrote
-`last`, and the hash chain pins their bytes: they get the cheap checks of `fast_check` (one
-header regex for schema, id, seq, prev, request id and `at`; the context marker; relations only
-to earlier events). Any other line, or one not in the canonical encoding, goes through
-`parse_line`: strict JSON with duplicate-key detection, the schema rules (corrupt versus
-unsupported), and every field of the decision and context.
+One parser: every stored line a call does not take from a trusted index (store.py, index.py)
+goes through `parse_line`: strict JSON with duplicate-key detection, the schema rules (corrupt
+versus unsupported), and every field of the decision and context, exactly as add checks what
+it writes (issue 10 item 6: no line is served on the strength of its head alone).
+`StoredEvent` is the one representation of a verified line that add, the views and the index
+share.
 """
 from __future__ import annotations
 
+import hashlib
 import json
-import re
 
 from . import model, strictjson
 from .errors import HistoryError, corrupt
@@ -19,70 +19,51 @@ EVENTS = "events.jsonl"
 
 
 class StoredEvent:
-    """One verified line. `event` is parsed on first use (history_corrupt if it cannot be)."""
-    __slots__ = ("seq", "offset", "length", "sha256", "raw", "_event", "_rid", "_sup")
+    """The one representation of a verified stored line, for verification, add and views.
 
-    def __init__(self, seq, offset, length, sha256, raw, event=None, rid=None, sup=None):
+    Built by `StoredEvent.parse` from the line itself (the strict parser below: the full
+    verification) or by `index.decode` from a line of the store's index, which holds exactly
+    these facts for lines an add verified in full. `event` (the whole line as a dict) is
+    parsed on first use; for an index-built fact it is read back from the events file
+    through `reader(offset, length)`.
+    """
+    __slots__ = ("seq", "offset", "length", "sha256", "request_id", "run_head", "targets",
+                 "builds_on", "supersedes", "raw", "_event", "_reader")
+
+    def __init__(self, seq, offset, length, sha256, request_id, run_head, targets=(),
+                 builds_on=(), supersedes=(), raw=None, event=None, reader=None):
         self.seq, self.offset, self.length, self.sha256 = seq, offset, length, sha256
-        self.raw, self._event, self._rid, self._sup = raw, event, rid, sup
+        self.request_id, self.run_head = request_id, run_head    # run_head: (seq, sha)
+        self.targets, self.builds_on, self.supersedes = targets, builds_on, supersedes
+        self.raw, self._event, self._reader = raw, event, reader
+
+    @classmethod
+    def parse(cls, raw: bytes, seq: int, offset: int, prev, key: str, path: str = EVENTS,
+              sha256: str | None = None) -> "StoredEvent":
+        """Verify line `seq` in full (parse_line) and keep its facts."""
+        ev = parse_line(raw, seq, prev, key, path)
+        d, head = ev["decision"], ev["context"]["run_head"]
+        return cls(seq, offset, len(raw), sha256 or hashlib.sha256(raw).hexdigest(),
+                   ev["request_id"], (head["seq"], head["sha256"]),
+                   tuple(d.get("targets", ())),
+                   tuple(int(i[1:]) for i in d.get("builds_on", ())),
+                   tuple(int(i["id"][1:]) for i in d.get("supersedes", ())), raw, ev)
 
     @property
     def event(self) -> dict:
         if self._event is None:
-            try:
-                self._event = json.loads(self.raw)
-            except (ValueError, RecursionError):
-                raise corrupt(f"{EVENTS} line {self.seq} is not JSON") from None
+            raw = self.raw if self.raw is not None else self._reader(self.offset, self.length)
+            if hashlib.sha256(raw).hexdigest() != self.sha256:
+                raise corrupt(f"{EVENTS} line {self.seq} is not the line that was verified "
+                              "(it changed while it was read)")
+            self._event = json.loads(raw)
         return self._event
 
-    @property
-    def request_id(self) -> str:
-        if self._rid is None:
-            self._rid = self.event["request_id"]
-        return self._rid
-
     def superseded_ids(self) -> list:
-        """The ids this event's `supersedes` names (without parsing the whole line)."""
-        if self._sup is None:
-            self._sup = [item["id"] for item in self.event["decision"].get("supersedes", ())]
-        return self._sup
+        return [f"D{n}" for n in self.supersedes]
 
     def __repr__(self):
         return f"StoredEvent(D{self.seq}, {self.sha256[:12]})"
-
-
-_HEADER = re.compile(
-    rb'\{"schema":"decision-history/v1","id":"D([1-9][0-9]*)","seq":([1-9][0-9]*),'
-    rb'"prev":(null|"[0-9a-f]{64}"),"request_id":"([A-Za-z0-9][A-Za-z0-9_.:/-]{0,127})",'
-    rb'"at":"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z","decision":\{')
-_RELATION = re.compile(rb'"(builds_on|supersedes)":\[([^\]]*)\]')
-_REL_ID = re.compile(rb'"D([1-9][0-9]*)"')
-_SUP_ID = re.compile(rb'"id":"D([1-9][0-9]*)"')
-
-
-def fast_check(raw: bytes, seq: int, prev, ctx_mark: bytes, path: str):
-    """(request id, superseded ids) of a canonical line that passes the cheap checks;
-    None -> parse it in full."""
-    m = _HEADER.match(raw)
-    if m is None:
-        return None
-    n, s, p, rid = m.groups()
-    want = b"%d" % seq
-    if n != want or s != want or p != (b"null" if prev is None else b'"%s"' % prev.encode()):
-        return None
-    k = raw.rfind(ctx_mark)
-    if k < 0 or not raw.endswith(b"}}"):
-        return None
-    superseded = ()
-    if b'"builds_on":[' in raw or b'"supersedes":[' in raw:
-        for r in _RELATION.finditer(raw, m.end() - 1, k):
-            for d in _REL_ID.findall(r.group(2)):
-                if int(d) >= seq:
-                    raise corrupt(f"{path} line {seq}: relation to D{d.decode()}, which is not "
-                                  "an earlier event")
-            if r.group(1) == b"supersedes":
-                superseded = [f"D{d.decode()}" for d in _SUP_ID.findall(r.group(2))]
-    return rid.decode("ascii"), superseded
 
 
 def parse_line(raw: bytes, seq: int, prev, key: str, path: str = EVENTS) -> dict:

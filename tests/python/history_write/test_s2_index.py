@@ -1,0 +1,253 @@
+"""Issue 12 with seed sections 2, 4 and 9: the store's index (`<store>/index`) is derived data.
+
+Deleting it changes nothing but speed; it is never trusted when it disagrees with the files
+(then the full verification decides); it obeys the store's path rules; views never create or
+change it; a stale or missing index is read correctly; readers overlapping adds never see a
+half-written one; and any change to stored lines is still detected, even with the events
+file's mtime restored.
+"""
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ha
+from helpers_write import GOAL, add, receipt, refused, snapshot, started, store_dir  # noqa: F401
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def obs(repo, summary="x", *extra):
+    return add(repo, "--kind", "관측", "--summary", summary, *extra)
+
+
+def views(repo):
+    """Every view form's JSON output (the things an index could get wrong)."""
+    forms = [("current",), ("list",), ("list", "--target", "AC-1"), ("current", "--keyword",
+             "둘"), ("show", "D2"), ("show", "D1"), ("list", "--limit", "1")]
+    out = []
+    for form in forms:
+        p = ha("history", GOAL, *form, "--format", "json", cwd=repo)
+        assert p.returncode == 0, (form, p.stderr)
+        out.append(json.loads(p.stdout))
+    return out
+
+
+def scan(repo, trust_index=True):
+    from judgment_toolkit.ha.history.context import open_history
+    ctx = open_history(GOAL, for_write=False, cwd=str(repo))
+    s = ctx.store.scan(trust_index=trust_index)
+    events = [(e.seq, e.sha256, e.request_id, e.run_head, e.targets, e.builds_on,
+               e.supersedes) for e in s]
+    return s, events
+
+
+def history(repo):
+    receipt(obs(repo, "하나", "--target", "AC-1"))
+    receipt(obs(repo, "둘", "--builds-on", "D1"))
+    receipt(add(repo, "--kind", "원인", "--status", "기각", "--summary", "셋", "--supersedes",
+                "D1", "--target", "AC-1"))
+    receipt(obs(repo, "넷 둘", "--builds-on", "D2", "--builds-on", "D3"))
+
+
+def paths(repo):
+    d = store_dir(repo)
+    return d, d / "events.jsonl", d / "index", d / "last"
+
+
+def test_add_writes_the_index_and_views_answer_from_it(started):
+    history(started)
+    _, _, idx, _ = paths(started)
+    assert idx.is_file()
+    cached, events = scan(started)
+    assert cached.cached and cached.count == 4
+    full, same = scan(started, trust_index=False)
+    assert not full.cached and same == events      # the index holds what the lines say
+
+
+def test_deleting_the_index_changes_nothing_but_speed(started):
+    history(started)
+    _, _, idx, _ = paths(started)
+    with_index = views(started)
+    idx.unlink()
+    assert views(started) == with_index
+    assert not idx.exists()                        # views never create it
+    assert scan(started)[0].cached is False
+    receipt(obs(started, "다섯"))                   # the next add rebuilds it
+    s, _ = scan(started)
+    assert idx.is_file() and s.cached and s.count == 5
+
+
+def test_views_never_write_the_index(started):
+    history(started)
+    d, _, idx, _ = paths(started)
+    before = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in d.iterdir()}
+    views(started)
+    after = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in d.iterdir()}
+    assert after == before
+
+
+@pytest.mark.parametrize("damage", ["garbage", "empty", "edited fact", "stale copy",
+                                    "state of another size"])
+def test_an_index_that_disagrees_is_not_trusted(started, damage):
+    history(started)
+    _, _, idx, _ = paths(started)
+    truth = views(started)
+    data = idx.read_bytes()
+    if damage == "garbage":
+        idx.write_bytes(b"\x00garbage" * 100)
+    elif damage == "empty":
+        idx.write_bytes(b"")
+    elif damage == "edited fact":   # D1 no longer superseded, per the index
+        idx.write_bytes(data.replace(b" s=1\n", b" s=\n"))
+    elif damage == "stale copy":    # an index from before the last add
+        receipt(obs(started, "다섯"))
+        truth = views(started)
+        idx.write_bytes(data)
+    else:                           # a state that claims another events size
+        head = data[:512].split()
+        head[6] = b"%d" % (int(head[6]) + 1)
+        idx.write_bytes(b" ".join(head).ljust(511) + b"\n" + data[512:])
+    assert scan(started)[0].cached is False
+    assert views(started) == truth
+    n = len(truth[1]["events"])
+    r = receipt(obs(started, "after"))             # add decides in full and rebuilds
+    assert r["id"] == f"D{n + 1}"
+    assert scan(started)[0].cached is True
+
+
+@pytest.mark.parametrize("name", ["index", "index.tmp"])
+def test_index_paths_follow_the_store_rules(started, tmp_path, name):
+    history(started)
+    d = store_dir(started)
+    outside = tmp_path / "elsewhere"
+    outside.write_bytes((d / "index").read_bytes())
+    if name == "index":
+        (d / "index").unlink()
+    (d / name).symlink_to(outside)
+    before = snapshot(started)
+    refused(ha("history", GOAL, "current", cwd=started), "history_unreadable", 70)
+    refused(obs(started, "after"), "history_unreadable", 70)
+    assert snapshot(started) == before
+    (d / name).unlink()
+    os.link(outside, d / name)                     # a second link is refused too
+    refused(ha("history", GOAL, "list", cwd=started), "history_unreadable", 70)
+
+
+def _edit_keeping_mtime(path, edit):
+    st = path.stat()
+    data = edit(path.read_bytes())
+    path.write_bytes(data)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert path.stat().st_mtime_ns == st.st_mtime_ns
+
+
+def _same_length_change(data: bytes, at: int) -> bytes:
+    """Change one summary byte near `at` (same length), as an editor would."""
+    k = data.index(b'"summary":"', at) + len(b'"summary":"')
+    return data[:k] + (b"Z" if data[k:k + 1] != b"Z" else b"Y") + data[k + 1:]
+
+
+@pytest.mark.parametrize("where", ["first line", "middle line", "last line"])
+def test_a_changed_byte_with_restored_mtime_is_corrupt(started, where):
+    history(started)
+    _, events, _, _ = paths(started)
+    assert scan(started)[0].cached
+    lines = events.read_bytes().split(b"\n")
+    at = {"first line": 0, "middle line": len(lines[0]) + len(lines[1]) + 2,
+          "last line": len(events.read_bytes()) - len(lines[-2]) - 1}[where]
+    data = events.read_bytes()
+    _edit_keeping_mtime(events, lambda b: _same_length_change(b, at))
+    assert events.read_bytes() != data and len(events.read_bytes()) == len(data)
+    refused(ha("history", GOAL, "current", cwd=started), "history_corrupt", 65)
+    refused(ha("history", GOAL, "show", "D1", cwd=started), "history_corrupt", 65)
+    refused(obs(started, "after"), "history_corrupt", 65)
+
+
+@pytest.mark.parametrize("cut", ["deleted middle line", "truncated last line",
+                                 "last event removed"])
+def test_removed_or_cut_lines_with_restored_mtime_are_corrupt(started, cut):
+    history(started)
+    _, events, _, _ = paths(started)
+    lines = events.read_bytes().split(b"\n")[:-1]
+    if cut == "deleted middle line":
+        new = lines[:1] + lines[2:]
+    elif cut == "truncated last line":
+        new = lines[:-1] + [lines[-1][:-10]]
+    else:
+        new = lines[:-1]
+    data = b"".join(x + b"\n" for x in new)
+    if cut == "truncated last line":
+        data = data[:-1]
+    _edit_keeping_mtime(events, lambda b: data)
+    refused(ha("history", GOAL, "current", cwd=started), "history_corrupt", 65)
+    refused(obs(started, "after"), "history_corrupt", 65)
+
+
+def test_readers_overlapping_adds_see_before_or_after(started):
+    """Two writers and a reader loop: every view succeeds and sees a whole history (the
+    shared lock keeps readers out while an add writes the events, `last` and the index)."""
+    receipt(obs(started, "first"))
+    code = (
+        "import json, subprocess, sys\n"
+        "seen = []\n"
+        "for i in range(25):\n"
+        "    p = subprocess.run([sys.argv[1], 'history', sys.argv[2], 'list', '--format',"
+        " 'json', '--limit', '200'], capture_output=True, text=True)\n"
+        "    assert p.returncode == 0, p.stderr\n"
+        "    v = json.loads(p.stdout)\n"
+        "    ids = [e['seq'] for e in v['events']]\n"
+        "    assert ids == list(range(1, v['range']['end'] + 1)), ids\n"
+        "    seen.append(v['range']['end'])\n"
+        "assert seen == sorted(seen), seen\n")
+    ha_path = str(ROOT / "scripts" / "ha")
+    env = dict(os.environ)
+    reader = subprocess.Popen([sys.executable, "-c", code, ha_path, GOAL], cwd=started,
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    writers = [subprocess.Popen(["bash", "-c", f"for i in $(seq 12); do {ha_path} history "
+                                 f"{GOAL} add --kind 관측 --summary w{w}-$i >/dev/null || "
+                                 "exit 1; done"], cwd=started)
+               for w in range(2)]
+    assert [w.wait() for w in writers] == [0, 0]
+    out, err = reader.communicate()
+    assert reader.returncode == 0, err
+    s, events = scan(started)
+    assert s.cached and s.count == 25
+    assert events == scan(started, trust_index=False)[1]
+
+
+def test_a_history_written_before_the_index_existed_is_read_and_indexed(started):
+    """Stores written by earlier versions have no index: read in full, indexed by the next
+    add (bench/history_fixture.py writes such a store directly)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import history_fixture
+    history_fixture.write_history(str(started), GOAL, 30)
+    _, _, idx, _ = paths(started)
+    assert not idx.exists()
+    p = ha("history", GOAL, "list", "--format", "json", "--limit", "200", cwd=started)
+    assert p.returncode == 0 and len(json.loads(p.stdout)["events"]) == 30
+    receipt(obs(started, "after"))
+    s, events = scan(started)
+    assert s.cached and s.count == 31
+    assert events == scan(started, trust_index=False)[1]
+
+
+def test_a_modified_line_with_restored_mtime_is_corrupt_at_100k_events(started):
+    """Issue 12's test: 100k events, indexed; one byte of one line in the middle changed
+    (same length) and the file's mtime put back: current is still history_corrupt."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import history_fixture
+    history_fixture.write_history(str(started), GOAL, 100_000, index=True)
+    _, events, idx, _ = paths(started)
+    assert idx.is_file()
+    assert ha("history", GOAL, "current", cwd=started).returncode == 0
+    assert scan(started)[0].cached
+    size = events.stat().st_size
+    _edit_keeping_mtime(events, lambda b: _same_length_change(b, size // 2))
+    assert events.stat().st_size == size
+    err = refused(ha("history", GOAL, "current", cwd=started), "history_corrupt", 65)
+    assert "prev does not match" in err
