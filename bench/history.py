@@ -1,20 +1,135 @@
-"""All decision-history benchmarks in one run: add latency, then view latency and memory.
+"""Decision history at scale (issue 12): cost of each call as a ratio to a floor, in one run.
 
-    .venv/bin/python bench/history.py
+    .venv/bin/python bench/history.py [--sizes 1000,10000,100000,1000000] [--runs 5]
+                                      [--ha scripts/ha]
 
-Runs bench/history_add.py (add at 0, 1k, 10k, 100k stored events; target < 150 ms at 10k)
-and bench/history_views.py (current and list --limit 200 at 1k, 10k, 100k; target current
-< 300 ms at 10k, memory bounded by the page). Each prints its own table; nothing is asserted.
+For each size a started goal with a valid store of N events (and its index, as the adds
+would have left it) is generated once into bench/out/h<N>/ (gitignored; delete it to
+regenerate) with bench/history_fixture.py. Then real processes run as a user runs them:
+
+    floor     python start-up + sha256 of events.jsonl in 1 MiB blocks (what any call that
+              reads the whole history must pay at least)
+    add       `ha history <goal> add` (flags, run evidence, auto request id)
+    current   `ha history <goal> current`
+    list      `ha history <goal> list --limit 200`
+    page      `ha history <goal> list --page <cursor of the first page>` (second page)
+    show      `ha history <goal> show D<N/2>`
+    keyword   `ha history <goal> current --target AC-1 --keyword keyword7`
+    verify    the full verification from scratch, trusting no index (Store.verify())
+
+Each row prints the median wall time over --runs, its ratio to the floor of the same size,
+and the peak RSS of the process (wait4 rusage). Targets: add <= 2.5x and current <= 3x the
+floor at 100k; the peak RSS of current and list about the same from 10k to 1M; show and page
+about the same at 1M as at 1k. Nothing is asserted. `--ha` runs another checkout's
+scripts/ha on the same stores (for before/after figures).
 """
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import history_fixture as fx  # noqa: E402
+
+OUT = HERE / "out"
+FLOOR = ("import hashlib, sys\nh = hashlib.sha256()\nwith open(sys.argv[1], 'rb') as f:\n"
+         "    for b in iter(lambda: f.read(1 << 20), b''):\n        h.update(b)\n")
+
+
+def store_of(repo: str) -> Path:
+    common = subprocess.run(["git", "rev-parse", "--path-format=absolute", "--git-common-dir"],
+                            cwd=repo, capture_output=True, text=True, check=True).stdout.strip()
+    return next((Path(common) / "ha" / "history").iterdir())
+
+
+def fixture(n: int) -> tuple[str, float]:
+    """(repo, seconds to generate; 0 when reused) of the N-event fixture in bench/out."""
+    path = OUT / f"h{n}"
+    done = path / ".complete"
+    if done.exists():
+        return str(path / "repo"), 0.0
+    shutil.rmtree(path, ignore_errors=True)
+    path.mkdir(parents=True)
+    t0 = time.perf_counter()
+    repo, goal = fx.make_started_repo(path / "repo")
+    fx.write_history(repo, goal, n, index=True)
+    done.write_text("ok\n")
+    return repo, time.perf_counter() - t0
+
+
+def measure(argv, cwd, env) -> tuple[float, float, str]:
+    """(seconds, peak RSS MiB, stdout) of one real process."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out = p.stdout.read()
+    err = p.stderr.read()
+    _, status, usage = os.wait4(p.pid, 0)
+    elapsed = time.perf_counter() - t0
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{' '.join(argv)} failed: {err.decode()}")
+    p.stdout.close()
+    p.stderr.close()
+    return elapsed, usage.ru_maxrss / (1024 * 1024 if sys.platform == "darwin" else 1024), \
+        out.decode()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", default="1000,10000,100000,1000000")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--ha", default=fx.HA)
+    ap.add_argument("--only", default="", help="comma list of cases (default: all)")
+    args = ap.parse_args()
+    env = dict(fx.ENV)
+    print(f"ha history at scale: median of {args.runs} runs; python {sys.version.split()[0]}; "
+          f"PYTHONDONTWRITEBYTECODE={'set' if os.environ.get('PYTHONDONTWRITEBYTECODE') else 'unset'}"
+          f"; ha = {args.ha}")
+    print(f"{'events':>8} {'case':<9} {'median ms':>10} {'x floor':>8} {'peak MiB':>9}")
+    ha, goal = args.ha, fx.GOAL
+    only = set(filter(None, args.only.split(",")))
+    for n in (int(s) for s in args.sizes.split(",")):
+        repo, gen = fixture(n)
+        if gen:
+            print(f"{n:>8} (fixture generated in {gen:.1f} s into {OUT / f'h{n}'})", flush=True)
+        events = str(store_of(repo) / "events.jsonl")
+        first = json.loads(measure([ha, "history", goal, "list", "--limit", "20", "--format",
+                                    "json"], repo, env)[2])
+        cursor = first["page"]["next"]
+        verify = ("import sys\nfrom judgment_toolkit.ha.history.context import open_history\n"
+                  "open_history(sys.argv[1], for_write=False).store.verify()\n")
+        cases = [
+            ("floor", [sys.executable, "-c", FLOOR, events]),
+            ("add", [ha, "history", goal, "add", "--kind", "관측", "--summary", "bench add",
+                     "--target", "AC-1", "--ref", "run:2"]),
+            ("current", [ha, "history", goal, "current"]),
+            ("list", [ha, "history", goal, "list", "--limit", "200"]),
+            ("page", [ha, "history", goal, "list", "--page", cursor] if cursor else None),
+            ("show", [ha, "history", goal, "show", f"D{max(1, n // 2)}"]),
+            ("keyword", [ha, "history", goal, "current", "--target", "AC-1", "--keyword",
+                         "keyword7"]),
+            ("verify", [str(Path(fx.ROOT) / ".venv" / "bin" / "python"), "-c", verify, goal]),
+        ]
+        floor = None
+        for name, argv in cases:
+            if argv is None or (only and name not in only and name != "floor"):
+                continue
+            if name == "verify" and n > 100000:
+                continue  # minutes at 1M; the full check is linear (see 10k/100k)
+            got = [measure(argv, repo, env) for _ in range(args.runs)]
+            ms = statistics.median(t for t, _, _ in got) * 1000
+            if name == "floor":
+                floor = ms
+            print(f"{n:>8} {name:<9} {ms:>10.1f} {ms / floor:>8.2f} "
+                  f"{max(r for _, r, _ in got):>9.1f}", flush=True)
+
 
 if __name__ == "__main__":
-    status = 0
-    for script in ("history_add.py", "history_views.py"):
-        print(f"== {script} ==", flush=True)
-        status |= subprocess.call([sys.executable, str(HERE / script)])
-    sys.exit(status)
+    main()

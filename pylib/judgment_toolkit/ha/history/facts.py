@@ -1,10 +1,10 @@
 """One streaming pass over the store: the compact per-event facts every view is computed from.
 
-Memory is bounded by a few bytes per event, never by the events themselves: for each event in
-range the pass keeps its line offset and length (to re-read the page's events afterwards with
-`Store.read_at`), its lineage, one boolean saying whether it matches the query, and, for
-corrections only, which events it supersedes. Filters are decided here, during the pass, from
-the targets, summary and reason, so nothing of that text is kept.
+Memory is bounded by about a byte per event, never by the events themselves: one flag byte per
+event in range (lineage, filter match, corrected by the basis lineage or another), the byte
+offset of every 64th event (the page's lines are found again from it), and the correction
+pairs as two int arrays. Filters are decided here, during the pass, from the targets, summary
+and reason, so nothing of that text is kept.
 
 The pass always runs to the end of the store, because the store verifies the hash chain, seq,
 relations and `last` as it goes and its facts are only trustworthy once it has finished; events
@@ -16,6 +16,7 @@ import hashlib
 import json
 import re
 from array import array
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from judgment_toolkit.ha.history.errors import corrupt, invalid_input
@@ -103,37 +104,111 @@ class Selector:
         return f"D{self.seq}" if self.request_id is None else f"request:{self.request_id}"
 
 
+_SAME_BIT, _MATCH, _CORR_SAME, _CORR_OTHER = 0, 4, 8, 16   # flag bits (lineage in bits 0-1)
+ANCHOR = 64          # every 64th event's byte offset is kept; the others are found from it
+
+
+class _Pairs:
+    """Correction pairs (B supersedes A) in store order, as two int arrays: `get(b)` -> the
+    A's of correction B (supersedes), or by A once `by_target()` has sorted them."""
+
+    def __init__(self):
+        self.b, self.a = array("i"), array("i")
+
+    def add(self, b: int, a: int) -> None:
+        self.b.append(b)
+        self.a.append(a)
+
+    def get(self, b: int, default=None):
+        i = bisect_left(self.b, b)
+        out = []
+        while i < len(self.b) and self.b[i] == b:
+            out.append(self.a[i])
+            i += 1
+        return out or default
+
+    def __contains__(self, b: int) -> bool:
+        i = bisect_left(self.b, b)
+        return i < len(self.b) and self.b[i] == b
+
+    def __getitem__(self, b: int) -> list:
+        found = self.get(b)
+        if found is None:
+            raise KeyError(b)
+        return found
+
+
+class _CorrectedBy:
+    """A -> [B, ...]: the corrections of A in store order, of the basis lineage (`same`) or
+    of the others; a view asks only for the events it shows, so this is looked up, not kept."""
+
+    def __init__(self, facts: "Facts", same: bool):
+        self._f, self._same = facts, same
+
+    def get(self, a: int, default=None):
+        f = self._f
+        keys = f._by_target()
+        i = bisect_left(keys, a << 32)
+        out = []
+        while i < len(keys) and keys[i] >> 32 == a:
+            b = keys[i] & 0xFFFFFFFF
+            if f.is_same(b) == self._same:
+                out.append(b)
+            i += 1
+        return out or default
+
+    def __contains__(self, a: int) -> bool:
+        return bool(self.get(a))
+
+
 @dataclass
 class Facts:
+    """What a view knows of every event in range, in about 1.2 bytes per event: one flag byte
+    (lineage, filter match, corrected by the basis lineage or by another), a byte offset per
+    64 events, and 8 bytes per correction pair. Lines are found again from the offsets."""
+
     n: int = 0                          # events in the store (all verified)
     end: int = 0                        # range end: events 1..end are in range
     end_sha: str | None = None          # sha256 of event `end`'s line
-    offsets: array = field(default_factory=lambda: array("q"))
-    lengths: array = field(default_factory=lambda: array("i"))   # a line is at most 1 MiB
-    lineage: bytearray = field(default_factory=bytearray)
-    match: bytearray = field(default_factory=bytearray)
-    supersedes: dict = field(default_factory=dict)    # B -> [A, ...] for every correction B
-    corrected_same: dict = field(default_factory=dict)   # A -> [B, ...], same-lineage B
-    corrected_other: dict = field(default_factory=dict)  # A -> [B, ...], other-lineage B
+    flags: bytearray = field(default_factory=bytearray)
+    anchors: array = field(default_factory=lambda: array("q"))   # offset of D1, D65, D129...
+    supersedes: _Pairs = field(default_factory=_Pairs)           # .get(B) -> [A, ...]
     line_sha: dict = field(default_factory=dict)      # seq -> sha256, for the asked seqs
     selected: int | None = None                       # show: seq of the selected event
     successors: list = field(default_factory=list)    # show: seqs citing it, in store order
+    store: object = None                              # to find lines again (location)
+    _keys: array | None = None
+
+    def __post_init__(self):
+        self.corrected_same = _CorrectedBy(self, True)    # .get(A) -> [B, ...]
+        self.corrected_other = _CorrectedBy(self, False)
+
+    def _by_target(self) -> array:
+        if self._keys is None:
+            p = self.supersedes
+            self._keys = array("q", sorted(a << 32 | b for a, b in zip(p.a, p.b)))
+        return self._keys
 
     def lineage_of(self, seq: int) -> str:
-        return LINEAGES[self.lineage[seq - 1]]
+        return LINEAGES[self.flags[seq - 1] & 3]
 
     def is_same(self, seq: int) -> bool:
-        return self.lineage[seq - 1] == 0
+        return self.flags[seq - 1] & 3 == 0
 
     def is_current(self, seq: int) -> bool:
-        return self.lineage[seq - 1] == 0 and seq not in self.corrected_same
+        return self.flags[seq - 1] & (3 | _CORR_SAME) == 0
 
     def matches(self, seq: int) -> bool:
-        return self.match[seq - 1] == 1
+        return bool(self.flags[seq - 1] & _MATCH)
 
     def location(self, seq: int) -> tuple:
-        return self.offsets[seq - 1], self.lengths[seq - 1]
-
+        """(offset, length) of event `seq`'s line, found from the nearest kept offset."""
+        k = (seq - 1) // ANCHOR
+        offset, skip = self.anchors[k], seq - 1 - k * ANCHOR
+        raw = self.store.read_lines(offset, skip + 1)
+        for line in raw[:skip]:
+            offset += len(line) + 1
+        return offset, len(raw[skip])
 
 def collect(store, basis, query: Query, end: int | None = None,
             want_sha=(), selector: Selector | None = None) -> Facts:
@@ -144,7 +219,8 @@ def collect(store, basis, query: Query, end: int | None = None,
     keyword filter needs the text: then the events file is read alongside, line by line, each
     line checked against the sha256 the scan vouches for.
     """
-    f = Facts()
+    f = Facts(store=store)
+    flags = f.flags
     want = set(want_sha)
     by_id = selector is not None and selector.seq is not None
     texts = _Texts(store) if query.keywords else None
@@ -159,17 +235,16 @@ def collect(store, basis, query: Query, end: int | None = None,
             if end is not None and seq > end:
                 continue
             f.end_sha = stored.sha256
-            f.offsets.append(stored.offset)
-            f.lengths.append(stored.length)
+            if seq % ANCHOR == 1:
+                f.anchors.append(stored.offset)
             code = _CODE[lineage_of(stored.run_head)]
-            f.lineage.append(code)
-            f.match.append(1 if query.matches_stored(stored, raw) else 0)
+            flags.append(code | (_MATCH if query.matches_stored(stored, raw) else 0))
             corrected = stored.supersedes
             if corrected:
-                f.supersedes[seq] = list(corrected)
-                into = f.corrected_same if code == 0 else f.corrected_other
+                bit = _CORR_SAME if code == 0 else _CORR_OTHER
                 for a in corrected:
-                    into.setdefault(a, []).append(seq)
+                    f.supersedes.add(seq, a)
+                    flags[a - 1] |= bit
             if selector is not None:
                 if f.selected is None:
                     if (seq == selector.seq) if by_id else \
@@ -180,7 +255,7 @@ def collect(store, basis, query: Query, end: int | None = None,
     finally:
         if texts is not None:
             texts.close()
-    f.end = len(f.offsets)
+    f.end = len(flags)
     return f
 
 

@@ -167,6 +167,34 @@ class Store:
         with os.fdopen(fd, "rb", buffering=0, closefd=True) as f:
             yield from _Lines(f, self.events_path)
 
+    def read_lines(self, offset: int, count: int) -> list:
+        """`count` whole lines (without LF) from byte `offset` of events.jsonl."""
+        dfd = self._open_dir()
+        if dfd is None:
+            raise corrupt(f"{self.events_path} disappeared")
+        try:
+            fd = self._open_file(dfd, EVENTS)
+        finally:
+            os.close(dfd)
+        if fd is None:
+            raise corrupt(f"{self.events_path} disappeared")
+        lines, rest = [], b""
+        try:
+            with os.fdopen(fd, "rb", buffering=0, closefd=True) as f:
+                f.seek(offset)
+                while len(lines) < count:
+                    chunk = f.read(1 << 16)
+                    if not chunk:
+                        break
+                    parts = (rest + chunk).split(b"\n")
+                    rest = parts.pop()
+                    lines.extend(parts)
+        except OSError as exc:
+            raise unreadable(f"cannot read {self.events_path}: {_why(exc)}") from None
+        if len(lines) < count:
+            raise corrupt(f"{self.events_path} changed: no event line at byte {offset}")
+        return lines[:count]
+
     def read_raw(self, offset: int, length: int) -> bytes:
         """The raw bytes (without LF) of the line at `offset` of `length` bytes."""
         dfd = self._open_dir()
