@@ -106,6 +106,9 @@ class Selector:
 
 _SAME_BIT, _MATCH, _CORR_SAME, _CORR_OTHER = 0, 4, 8, 16   # flag bits (lineage in bits 0-1)
 ANCHOR = 64          # every 64th event's byte offset is kept; the others are found from it
+_CURRENT = bytes(1 if f & (3 | _CORR_SAME) == 0 and f & _MATCH else 0 for f in range(256))
+_MATCHING = bytes(1 if f & _MATCH else 0 for f in range(256))
+_OTHER = bytes(1 if f & 3 else 0 for f in range(256))
 
 
 class _Pairs:
@@ -178,6 +181,10 @@ class Facts:
     successors: list = field(default_factory=list)    # show: seqs citing it, in store order
     store: object = None                              # to find lines again (location)
     _keys: array | None = None
+    chunks: list = field(default_factory=list)        # index: (first seq, byte position)
+    index_pos: int = 512
+    _codes: dict | None = None                        # run head -> lineage code (index)
+    _codes_match: dict | None = None
 
     def __post_init__(self):
         self.corrected_same = _CorrectedBy(self, True)    # .get(A) -> [B, ...]
@@ -188,6 +195,39 @@ class Facts:
             p = self.supersedes
             self._keys = array("q", sorted(a << 32 | b for a, b in zip(p.a, p.b)))
         return self._keys
+
+    def pick(self, current: bool, lo: int, after: int, limit: int) -> tuple:
+        """(shown seqs, total, more) of the matching events in lo+1..end (current ones only
+        when `current`): the first `limit` after seq `after`, decided with byte operations."""
+        sel = self.flags.translate(_CURRENT if current else _MATCHING)
+        total = sel.count(1, lo, self.end)
+        shown, pos = [], max(lo, after)
+        while len(shown) < limit:
+            pos = sel.find(1, pos, self.end)
+            if pos < 0:
+                return shown, total, False
+            shown.append(pos + 1)
+            pos += 1
+        return shown, total, sel.find(1, pos, self.end) >= 0
+
+    def others(self, lo: int):
+        """Seqs in lo+1..end whose lineage is not the basis's, in order."""
+        sel = self.flags.translate(_OTHER)
+        pos = sel.find(1, lo, self.end)
+        while pos >= 0:
+            yield pos + 1
+            pos = sel.find(1, pos + 1, self.end)
+
+    def corrections_in(self, lo: int):
+        """(B, [A, ...]) of every correction B in lo+1..end, in store order."""
+        p = self.supersedes
+        i = bisect_left(p.b, lo + 1)
+        while i < len(p.b) and p.b[i] <= self.end:
+            b, out = p.b[i], []
+            while i < len(p.b) and p.b[i] == b:
+                out.append(p.a[i])
+                i += 1
+            yield b, out
 
     def lineage_of(self, seq: int) -> str:
         return LINEAGES[self.flags[seq - 1] & 3]
@@ -202,7 +242,12 @@ class Facts:
         return bool(self.flags[seq - 1] & _MATCH)
 
     def location(self, seq: int) -> tuple:
-        """(offset, length) of event `seq`'s line, found from the nearest kept offset."""
+        """(offset, length) of event `seq`'s line: from its index line when the facts came
+        from the index, else found from the nearest kept offset."""
+        if self.chunks:
+            i = bisect_left(self.chunks, (seq + 1, -1)) - 1
+            p = self.store.index_line(self.chunks[i][1], seq)
+            return int(p[2]), int(p[3])
         k = (seq - 1) // ANCHOR
         offset, skip = self.anchors[k], seq - 1 - k * ANCHOR
         raw = self.store.read_lines(offset, skip + 1)
@@ -226,7 +271,11 @@ def collect(store, basis, query: Query, end: int | None = None,
     texts = _Texts(store) if query.keywords else None
     lineage_of = basis.of_pair
     try:
-        for stored in store.scan():
+        for stored in store.scan(chunks=texts is None):
+            if type(stored) is bytes:   # whole E lines of a trusted index
+                if not _chunk(f, stored, basis, query, end, want, selector):
+                    break
+                continue
             seq = stored.seq
             f.n = seq
             if seq in want:
@@ -257,6 +306,103 @@ def collect(store, basis, query: Query, end: int | None = None,
             texts.close()
     f.end = len(flags)
     return f
+
+
+# Fields of the index's E lines (index.py), taken from whole chunks at once.
+_E_HEAD = re.compile(rb"^E ([0-9]+) ([0-9]+) [0-9]+ ([0-9a-f]{64}) ", re.M)
+_E_RUN = re.compile(rb" ([0-9]+ [0-9a-f]{64}) t=", re.M)
+_E_TARGETS = re.compile(rb" t=([^ ]*) b=", re.M)
+_E_SUPERSEDES = re.compile(rb"^E ([0-9]+) [^\n]* s=([0-9,]+)$", re.M)
+_E_RELATED = re.compile(rb"^E ([0-9]+) [^\n]* b=([0-9,]*) s=([0-9,]*)$", re.M)
+
+
+class _LineageCodes(dict):
+    """b"<seq> <sha256>" of a run head -> its lineage code (| the match bit), computed once."""
+
+    def __init__(self, basis, extra: int):
+        super().__init__()
+        self._basis, self._extra = basis, extra
+
+    def __missing__(self, key: bytes) -> int:
+        seq, sha = key.split(b" ")
+        code = _CODE[self._basis.of_pair((int(seq), sha.decode("ascii")))] | self._extra
+        self[key] = code
+        return code
+
+
+def _chunk(f: Facts, data: bytes, basis, query: Query, end, want, selector) -> bool:
+    """Take the facts of a chunk of index lines without one Python object per event;
+    False once the pinned range `end` is passed (the rest is not needed)."""
+    first = f.n + 1
+    last = first + data.count(b"\n") - 1
+    f.n = last
+    for seq in want:
+        if first <= seq <= last:
+            f.line_sha[seq] = _line_of(data, seq)[4].decode("ascii")
+    stop = last if end is None else min(end, last)
+    if stop < first:
+        return False
+    if stop < last:                     # cut the chunk after line `stop`
+        data = data[:data.find(b"\nE %d " % (stop + 1)) + 1]
+    f.end_sha = _line_of(data, stop)[4].decode("ascii")
+    f.chunks.append((first, f.index_pos))
+    f.index_pos += len(data)
+    flags = f.flags
+    if not query.targets:
+        codes = f._codes_match if f._codes_match is not None else _LineageCodes(basis, _MATCH)
+        f._codes_match = codes
+        m = _E_RUN.search(data)         # most chunks hold one run head: no per-line work
+        if m and data.count(m.group(0)) == stop - first + 1:
+            flags.extend(bytes([codes[m.group(1)]]) * (stop - first + 1))
+        else:
+            flags.extend(map(codes.__getitem__, _E_RUN.findall(data)))
+    else:
+        codes = f._codes if f._codes is not None else _LineageCodes(basis, 0)
+        f._codes = codes
+        wanted = query.targets
+        for run, targets in zip(_E_RUN.findall(data), _E_TARGETS.findall(data)):
+            hit = targets and any(t in wanted for t in targets.decode("ascii").split(","))
+            flags.append(codes[run] | (_MATCH if hit else 0))
+    for m in _E_SUPERSEDES.finditer(data):
+        b = int(m.group(1))
+        bit = _CORR_SAME if flags[b - 1] & 3 == 0 else _CORR_OTHER
+        for a in m.group(2).split(b","):
+            a = int(a)
+            f.supersedes.add(b, a)
+            flags[a - 1] |= bit
+    if selector is not None:
+        _select(f, data, first, selector)
+    return stop == last
+
+
+def _line_of(data: bytes, seq: int) -> list:
+    """The fields of index line `seq` in a chunk that holds it."""
+    k = data.find(b"E %d " % seq) if data.startswith(b"E %d " % seq) else \
+        data.find(b"\nE %d " % seq) + 1
+    return data[k:data.index(b"\n", k)].split(b" ")
+
+
+def _select(f: Facts, data: bytes, first: int, selector: Selector) -> None:
+    """show: find the selected event (by seq or request id) and the events citing it."""
+    if f.selected is None:
+        if selector.request_id is None:
+            if selector.seq is not None and first <= selector.seq <= f.n:
+                f.selected = selector.seq
+        else:
+            m = re.search(rb"^E ([0-9]+) [^ ]+ [^ ]+ [^ ]+ r=" +
+                          re.escape(selector.request_id.encode()) + rb" ", data, re.M)
+            if m:
+                f.selected = int(m.group(1))
+    if f.selected is None:
+        return
+    sel = b"%d" % f.selected
+    if sel not in data:
+        return
+    for m in _E_RELATED.finditer(data):
+        seq = int(m.group(1))
+        if seq > f.selected and (sel in m.group(2).split(b",") or
+                                 sel in m.group(3).split(b",")):
+            f.successors.append(seq)
 
 
 class _Texts:

@@ -131,9 +131,10 @@ class Store:
         finally:
             os.close(dfd)
 
-    def scan(self, trust_index: bool = True) -> "Scan":
-        """Iterate verified events in seq order (see Scan)."""
-        return Scan(self, trust_index=trust_index)
+    def scan(self, trust_index: bool = True, chunks: bool = False) -> "Scan":
+        """Iterate verified events in seq order (see Scan); with `chunks`, a trusted index is
+        handed out as byte chunks of its E lines (bytes items) instead of StoredEvents."""
+        return Scan(self, trust_index=trust_index, chunks=chunks)
 
     def verify(self) -> "Scan":
         """Full verification from scratch, trusting no index: every line parsed and checked
@@ -166,6 +167,29 @@ class Store:
             return
         with os.fdopen(fd, "rb", buffering=0, closefd=True) as f:
             yield from _Lines(f, self.events_path)
+
+    def index_line(self, pos: int, seq: int) -> list:
+        """The fields of event `seq`'s line in the index, searched from byte `pos` (a chunk
+        start a trusted scan reported; the index is derived, so the events line read with
+        them is checked against the sha256 it names)."""
+        dfd = self._open_dir()
+        if dfd is None:
+            raise corrupt(f"{self.events_path} disappeared")
+        try:
+            fd = self._open_file(dfd, index.NAME)
+        finally:
+            os.close(dfd)
+        if fd is None:
+            raise corrupt(f"{self.index_path} disappeared while it was read")
+        try:
+            data = os.pread(fd, index.CHUNK + (1 << 16), pos)
+        finally:
+            os.close(fd)
+        k = 0 if data.startswith(b"E %d " % seq) else data.find(b"\nE %d " % seq) + 1
+        end = data.find(b"\n", k)
+        if k <= 0 and not data.startswith(b"E %d " % seq) or end < 0:
+            raise corrupt(f"{self.index_path} changed while it was read (no D{seq})")
+        return data[k:end].split(b" ")
 
     def read_lines(self, offset: int, count: int) -> list:
         """`count` whole lines (without LF) from byte `offset` of events.jsonl."""
@@ -235,8 +259,9 @@ class Scan:
     """
 
     def __init__(self, store: Store, dfd: int | None = None, trust_index: bool = True,
-                 corrections: bool = False, sink=None):
+                 corrections: bool = False, sink=None, chunks: bool = False):
         self.store = store
+        self.chunks = chunks           # from the index, yield byte chunks of its lines
         self._held_dfd = dfd           # set when the caller holds the exclusive lock
         self.trust_index = trust_index
         self.last_correction: dict | None = {} if corrections else None
@@ -335,6 +360,14 @@ class Scan:
 
     def _from_index(self, ifd, state):
         corrections = self.last_correction
+        if self.chunks:
+            try:
+                yield from index.chunks(ifd, state)
+            except (index.Unusable, OSError) as exc:
+                raise unreadable(f"{self.store.index_path} cannot be read ({exc}); delete it "
+                                 "to read the history without it") from None
+            self.count, self.head_sha256, self.cached = state.count, state.head, True
+            return
         try:
             for ev in index.events(ifd, state, self.store.read_raw):
                 if corrections is not None:

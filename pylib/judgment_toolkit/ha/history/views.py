@@ -55,11 +55,11 @@ def absent(view: str, goal: str) -> dict:
 
 
 def current(inp: Input) -> dict:
-    return _listing(inp, "current", inp.facts.is_current)
+    return _listing(inp, "current")
 
 
 def listing(inp: Input) -> dict:
-    return _listing(inp, "list", lambda seq: True)
+    return _listing(inp, "list")
 
 
 def show(inp: Input, compare) -> dict:
@@ -92,19 +92,11 @@ def show(inp: Input, compare) -> dict:
     return model
 
 
-def _listing(inp: Input, view: str, keep) -> dict:
+def _listing(inp: Input, view: str) -> dict:
     f = inp.facts
     lo = inp.since.end if inp.since is not None else 0
     after, r_after = inp.pos[0], (inp.pos[1], inp.pos[2])
-    shown, total, more = [], 0, False
-    for s in range(lo + 1, f.end + 1):
-        if keep(s) and f.matches(s):
-            total += 1
-            if s > after:
-                if len(shown) < inp.limit:
-                    shown.append(s)
-                else:
-                    more = True
+    shown, total, more = f.pick(view == "current", lo, after, inp.limit)
     model = _header(inp, view)
     model["events"] = [_brief(inp, s, _read(inp, s)) for s in shown]
     notices, r_total, r_more = (_replacements(inp, lo, r_after) if inp.since is not None
@@ -131,10 +123,10 @@ def _replacements(inp: Input, lo: int, r_after: tuple):
     """
     f = inp.facts
     out, total, more = [], 0, False
-    for b in range(lo + 1, f.end + 1):
-        if b not in f.supersedes or not f.is_same(b):
+    for b, corrected in f.corrections_in(lo):
+        if not f.is_same(b):
             continue
-        for i, a in enumerate(f.supersedes[b]):
+        for i, a in enumerate(corrected):
             if not (f.is_same(a) and f.matches(a)):
                 continue
             total += 1
@@ -151,9 +143,7 @@ def _others(inp: Input, lo: int):
     f = inp.facts
     counts = {"different": 0, "unverifiable": 0}
     events, corrections, n_corr = [], [], 0
-    for s in range(lo + 1, f.end + 1):
-        if f.is_same(s):
-            continue
+    for s in f.others(lo):
         corrected = f.supersedes.get(s, ())
         matched = f.matches(s)
         if matched:
