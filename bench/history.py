@@ -17,8 +17,9 @@ regenerate) with bench/history_fixture.py. Then real processes run as a user run
     keyword   `ha history <goal> current --target AC-1 --keyword keyword7`
     verify    the full verification from scratch, trusting no index (Store.verify())
 
-Each row prints the median wall time over --runs, its ratio to the floor of the same size,
-and the peak RSS of the process (wait4 rusage). Targets: add <= 2.5x and current <= 3x the
+Each row prints the median wall time over --runs and the median CPU time (user + system, from
+wait4 rusage: steadier than wall time on a shared machine), each with its ratio to the floor of
+the same size, and the peak RSS of the process. Targets: add <= 2.5x and current <= 3x the
 floor at 100k; the peak RSS of current and list about the same from 10k to 1M; show and page
 about the same at 1M as at 1k. Nothing is asserted. `--ha` runs another checkout's
 scripts/ha on the same stores (for before/after figures).
@@ -65,8 +66,8 @@ def fixture(n: int) -> tuple[str, float]:
     return repo, time.perf_counter() - t0
 
 
-def measure(argv, cwd, env) -> tuple[float, float, str]:
-    """(seconds, peak RSS MiB, stdout) of one real process."""
+def measure(argv, cwd, env) -> tuple[float, float, str, float]:
+    """(seconds, peak RSS MiB, stdout, CPU seconds) of one real process."""
     t0 = time.perf_counter()
     p = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     out = p.stdout.read()
@@ -78,7 +79,7 @@ def measure(argv, cwd, env) -> tuple[float, float, str]:
     p.stdout.close()
     p.stderr.close()
     return elapsed, usage.ru_maxrss / (1024 * 1024 if sys.platform == "darwin" else 1024), \
-        out.decode()
+        out.decode(), usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -89,10 +90,17 @@ def main() -> None:
     ap.add_argument("--only", default="", help="comma list of cases (default: all)")
     args = ap.parse_args()
     env = dict(fx.ENV)
+    pylib = Path(args.ha).resolve().parents[1] / "pylib"
+    compiled = any(pylib.rglob("__pycache__/*.pyc"))
     print(f"ha history at scale: median of {args.runs} runs; python {sys.version.split()[0]}; "
           f"PYTHONDONTWRITEBYTECODE={'set' if os.environ.get('PYTHONDONTWRITEBYTECODE') else 'unset'}"
+          f"; compiled bytecode of the package: {'present' if compiled else 'none'}"
           f"; ha = {args.ha}")
-    print(f"{'events':>8} {'case':<9} {'median ms':>10} {'x floor':>8} {'peak MiB':>9}")
+    if os.environ.get("PYTHONDONTWRITEBYTECODE") and not compiled:
+        print("  (every call compiles the package from source: `python -m compileall pylib` "
+              "once, as an installer does, removes most of the start-up cost)")
+    print(f"{'events':>8} {'case':<9} {'wall ms':>9} {'x floor':>8} {'cpu ms':>8} {'x floor':>8} "
+          f"{'peak MiB':>9}")
     ha, goal = args.ha, fx.GOAL
     only = set(filter(None, args.only.split(",")))
     for n in (int(s) for s in args.sizes.split(",")):
@@ -102,6 +110,8 @@ def main() -> None:
         events = str(store_of(repo) / "events.jsonl")
         first = json.loads(measure([ha, "history", goal, "list", "--limit", "20", "--format",
                                     "json"], repo, env)[2])
+        measure([ha, "history", goal, "add", "--kind", "관측", "--summary", "warm up"], repo,
+                env)  # an add by another version may have left the index stale: refresh it
         cursor = first["page"]["next"]
         verify = ("import sys\nfrom judgment_toolkit.ha.history.context import open_history\n"
                   "open_history(sys.argv[1], for_write=False).store.verify()\n")
@@ -124,11 +134,12 @@ def main() -> None:
             if name == "verify" and n > 100000:
                 continue  # minutes at 1M; the full check is linear (see 10k/100k)
             got = [measure(argv, repo, env) for _ in range(args.runs)]
-            ms = statistics.median(t for t, _, _ in got) * 1000
+            ms = statistics.median(t for t, _, _, _ in got) * 1000
+            cpu = statistics.median(c for _, _, _, c in got) * 1000
             if name == "floor":
-                floor = ms
-            print(f"{n:>8} {name:<9} {ms:>10.1f} {ms / floor:>8.2f} "
-                  f"{max(r for _, r, _ in got):>9.1f}", flush=True)
+                floor, floor_cpu = ms, cpu
+            print(f"{n:>8} {name:<9} {ms:>9.1f} {ms / floor:>8.2f} {cpu:>8.1f} "
+                  f"{cpu / floor_cpu:>8.2f} {max(r for _, r, _, _ in got):>9.1f}", flush=True)
 
 
 if __name__ == "__main__":

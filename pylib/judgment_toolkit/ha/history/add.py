@@ -146,7 +146,7 @@ def add(goal_arg: str, decision: dict, request_id: str | None, out=None) -> str:
     if auto:
         request_id = _new_request_id()
     with ctx.store.write_lock() as w:
-        scan = w.scan()
+        scan = w.scan(request_id)
         old = None  # the one stored event under this request id, if any
         for stored in scan:
             if old is None and stored.request_id == request_id:

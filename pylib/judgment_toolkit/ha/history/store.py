@@ -17,6 +17,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import stat
 
 from . import model
@@ -26,6 +27,7 @@ from . import index
 from .verify import StoredEvent, check_last, parse_last
 
 EVENTS, LAST, LOCK, TMP = "events.jsonl", "last", "lock", "last.tmp"
+_SUPERSEDES = re.compile(rb"^E ([0-9]+) [^\n]* s=([0-9,]+)$", re.M)   # index lines
 TEMPS = (TMP, index.TMP)
 _sha256 = hashlib.sha256
 
@@ -262,6 +264,7 @@ class Scan:
                  corrections: bool = False, sink=None, chunks: bool = False):
         self.store = store
         self.chunks = chunks           # from the index, yield byte chunks of its lines
+        self.request_id = None         # add: from the index, yield only this request's event
         self._held_dfd = dfd           # set when the caller holds the exclusive lock
         self.trust_index = trust_index
         self.last_correction: dict | None = {} if corrections else None
@@ -360,6 +363,9 @@ class Scan:
 
     def _from_index(self, ifd, state):
         corrections = self.last_correction
+        if self.request_id is not None:     # add: only what it needs, per chunk
+            yield from self._for_add(ifd, state)
+            return
         if self.chunks:
             try:
                 yield from index.chunks(ifd, state)
@@ -376,6 +382,28 @@ class Scan:
                 yield ev
         except (index.Unusable, OSError) as exc:
             # the digest matched, so this is not damage of the index: a bug; say so
+            raise unreadable(f"{self.store.index_path} cannot be read ({exc}); delete it "
+                             "to read the history without it") from None
+        self.count, self.head_sha256, self.cached = state.count, state.head, True
+
+    def _for_add(self, ifd, state):
+        """The event stored under the add's request id (if any), and every correction into
+        `last_correction`, from the index's lines without one object per event."""
+        corrections = self.last_correction
+        needle = re.compile(rb"^E ([0-9]+) ([0-9]+) [^\n]* r=" +
+                            re.escape(self.request_id.encode()) + rb" [^\n]*$", re.M)
+        try:
+            for chunk in index.chunks(ifd, state):
+                if corrections is not None:
+                    for m in _SUPERSEDES.finditer(chunk):
+                        by = f"D{int(m.group(1))}"
+                        for a in m.group(2).split(b","):
+                            corrections[f"D{int(a)}"] = by
+                m = needle.search(chunk)
+                if m is not None:
+                    yield index.decode(m.group(0), int(m.group(1)), int(m.group(2)),
+                                       self.store.read_raw)
+        except (index.Unusable, OSError) as exc:
             raise unreadable(f"{self.store.index_path} cannot be read ({exc}); delete it "
                              "to read the history without it") from None
         self.count, self.head_sha256, self.cached = state.count, state.head, True
@@ -480,11 +508,13 @@ class WriteLock:
         self.lfd = self.dfd = None
         return False
 
-    def scan(self) -> Scan:
+    def scan(self, request_id: str | None = None) -> Scan:
         """The verified pass of this add (corrections tracked; rebuilds the index when it
-        cannot be used)."""
+        cannot be used). With `request_id`, a trusted index yields only the event stored under
+        it (the full path yields every event)."""
         self.index = index.Writer(self.store, self.dfd)
         self._scan = Scan(self.store, dfd=self.dfd, corrections=True, sink=self.index)
+        self._scan.request_id = request_id
         return self._scan
 
     def record(self, seq: int, offset: int, raw: bytes, sha256: str) -> None:
