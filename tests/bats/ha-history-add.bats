@@ -27,7 +27,7 @@ field() { # field <json> <key>
   run "$HA" history "$GOAL" add --kind 원인 --status 기각 --summary "첫 항목 가정이 아니라 입력 버퍼 경계가 원인이다" --target AC-1 --supersedes D1
   [ "$(field "$output" id)" = D4 ]
   [ "$(wc -l <"$STORE/events.jsonl")" -eq 4 ]
-  [ "$(ls "$STORE")" = "$(printf 'events.jsonl\nlast\nlock')" ]
+  [ "$(ls "$STORE")" = "$(printf 'events.jsonl\nindex\nlast\nlock')" ]
 }
 
 @test "resending the same request replays the original receipt and writes nothing" {
@@ -113,13 +113,17 @@ JSON
   [ "$(sha256sum "$STORE/events.jsonl")" = "$before" ]
 }
 
-@test "a write past a file-size limit is write_uncertain naming the event and request" {
+@test "a write past a file-size limit is cut back and names the event and request" {
   for i in 1 2 3; do "$HA" history "$GOAL" add --kind 관측 --summary "s$i" >/dev/null; done
-  blocks=$(( $(stat -c %s "$STORE/events.jsonl") / 1024 ))
-  run bash -c "ulimit -f $blocks; trap '' XFSZ; exec '$HA' history '$GOAL' add --kind 관측 --summary big --request-id big-1"
+  before="$(sha256sum "$STORE/events.jsonl")"
+  blocks=$(( $(stat -c %s "$STORE/events.jsonl") / 1024 + 1 ))
+  run bash -c "ulimit -f $blocks; trap '' XFSZ; exec '$HA' history '$GOAL' add --kind 관측 --summary big --reason $(printf 'r%.0s' $(seq 1200)) --request-id big-1"
   [ "$status" -eq 70 ]
-  [[ "$output" == "ha: write_uncertain: D4 (request id big-1) may or may not be stored; "* ]]
-  run "$HA" history "$GOAL" add --kind 관측 --summary big --request-id big-1
+  [[ "$output" == "ha: history_unreadable: D4 (request id big-1) was not stored: "*"File too large; the events file was cut back to its previous length, nothing was added" ]]
+  [ "$(sha256sum "$STORE/events.jsonl")" = "$before" ]
+  run "$HA" history "$GOAL" current
+  [ "$status" -eq 0 ]
+  run "$HA" history "$GOAL" add --kind 관측 --summary big --reason "$(printf 'r%.0s' $(seq 1200))" --request-id big-1
   [ "$status" -eq 0 ]
   [ "$(field "$output" id)" = D4 ]
   [ "$(field "$output" replayed)" = False ]
