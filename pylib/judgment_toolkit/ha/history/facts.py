@@ -19,6 +19,7 @@ from array import array
 from bisect import bisect_left
 from dataclasses import dataclass, field
 
+from judgment_toolkit.ha.history import index
 from judgment_toolkit.ha.history.errors import corrupt, invalid_input
 from judgment_toolkit.ha.history.lineage import DIFFERENT, SAME, UNVERIFIABLE
 from judgment_toolkit.ha.history.model import TARGET_RE
@@ -312,8 +313,6 @@ def collect(store, basis, query: Query, end: int | None = None,
 _E_HEAD = re.compile(rb"^E ([0-9]+) ([0-9]+) [0-9]+ ([0-9a-f]{64}) ", re.M)
 _E_RUN = re.compile(rb" ([0-9]+ [0-9a-f]{64}) t=", re.M)
 _E_TARGETS = re.compile(rb" t=([^ ]*) b=", re.M)
-_E_SUPERSEDES = re.compile(rb"^E ([0-9]+) [^\n]* s=([0-9,]+)$", re.M)
-_E_RELATED = re.compile(rb"^E ([0-9]+) [^\n]* b=([0-9,]*) s=([0-9,]*)$", re.M)
 
 
 class _LineageCodes(dict):
@@ -363,10 +362,9 @@ def _chunk(f: Facts, data: bytes, basis, query: Query, end, want, selector) -> b
         for run, targets in zip(_E_RUN.findall(data), _E_TARGETS.findall(data)):
             hit = targets and any(t in wanted for t in targets.decode("ascii").split(","))
             flags.append(codes[run] | (_MATCH if hit else 0))
-    for m in _E_SUPERSEDES.finditer(data):
-        b = int(m.group(1))
+    for b, corrected in index.corrections(data):
         bit = _CORR_SAME if flags[b - 1] & 3 == 0 else _CORR_OTHER
-        for a in m.group(2).split(b","):
+        for a in corrected:
             a = int(a)
             f.supersedes.add(b, a)
             flags[a - 1] |= bit
@@ -395,14 +393,17 @@ def _select(f: Facts, data: bytes, first: int, selector: Selector) -> None:
                 f.selected = int(m.group(1))
     if f.selected is None:
         return
-    sel = b"%d" % f.selected
-    if sel not in data:
-        return
-    for m in _E_RELATED.finditer(data):
-        seq = int(m.group(1))
-        if seq > f.selected and (sel in m.group(2).split(b",") or
-                                 sel in m.group(3).split(b",")):
+    # an id in a b= or s= list follows "b=", "s=" or a comma and ends at ",", " " or LF;
+    # targets never start with a digit and request ids hold no "=" or ",", so nothing else
+    # can match
+    cites = re.compile(rb"(?:b=|s=|,)%d(?=[, \n])" % f.selected)
+    last = 0
+    for m in cites.finditer(data):
+        start = data.rfind(b"\n", 0, m.start()) + 1
+        seq = int(data[start + 2:data.index(b" ", start + 2)])
+        if seq > f.selected and seq != last:
             f.successors.append(seq)
+            last = seq
 
 
 class _Texts:

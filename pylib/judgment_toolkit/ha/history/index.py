@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import time
 
 from .verify import StoredEvent
@@ -49,11 +50,12 @@ class Unusable(Exception):
 
 
 class State:
-    __slots__ = ("count", "head", "ident", "length", "digest")
+    __slots__ = ("count", "head", "ident", "length", "digest", "hasher")
 
     def __init__(self, count, head, ident, length, digest):
         self.count, self.head, self.ident = count, head, ident
         self.length, self.digest = length, digest
+        self.hasher = None      # sha256 over bytes HEAD..length once checked (add extends it)
 
 
 def identity(st) -> tuple:
@@ -117,7 +119,7 @@ def decode(line: bytes, seq: int, offset: int, reader) -> StoredEvent:
         raise Unusable(f"bad line for D{seq}") from None
 
 
-def _digest(fd: int, length: int) -> str:
+def _hasher(fd: int, length: int):
     h, pos = hashlib.sha256(), HEAD
     while pos < length:
         chunk = os.pread(fd, min(CHUNK, length - pos), pos)
@@ -125,7 +127,7 @@ def _digest(fd: int, length: int) -> str:
             raise Unusable("short")
         h.update(chunk)
         pos += len(chunk)
-    return h.hexdigest()
+    return h
 
 
 def check(fd: int, key: str, last, events_st) -> State:
@@ -139,7 +141,10 @@ def check(fd: int, key: str, last, events_st) -> State:
         raise Unusable("events file changed")
     if own.st_mtime_ns <= st.ident[4]:
         raise Unusable("racy")
-    if own.st_size < st.length or _digest(fd, st.length) != st.digest:
+    if own.st_size < st.length:
+        raise Unusable("digest")
+    st.hasher = _hasher(fd, st.length)
+    if st.hasher.hexdigest() != st.digest:
         raise Unusable("digest")
     return st
 
@@ -161,6 +166,17 @@ def chunks(fd: int, st: State):
             yield data[:cut]
     if rest:
         raise Unusable("torn line")
+
+
+_SUPERSEDES = re.compile(rb" s=([0-9][0-9,]*)\n")   # the last field: only corrections match
+
+
+def corrections(data: bytes):
+    """(B, (A, ...)) of every correction line in a chunk of E lines, in order."""
+    for m in _SUPERSEDES.finditer(data):
+        start = data.rfind(b"\n", 0, m.start()) + 1
+        yield int(data[start + 2:data.index(b" ", start + 2)]), \
+            tuple(int(a) for a in m.group(1).split(b","))
 
 
 def events(fd: int, st: State, reader):
@@ -232,12 +248,14 @@ class Writer:
             except OSError:
                 pass
 
-    def commit(self, new: StoredEvent, cached: bool) -> None:
-        """After the new event and `last` are stored: record it. Never raises: the index is
-        derived data, and any failure leaves an index that the next call will not trust."""
+    def commit(self, new: StoredEvent, cached) -> None:
+        """After the new event and `last` are stored: record it. `cached` is the checked
+        State of the index the scan used (append to it), or falsy (install the rebuilt one).
+        Never raises: the index is derived data, and any failure leaves an index that the
+        next call will not trust."""
         try:
             if cached:
-                self._append(new)
+                self._append(new, cached if isinstance(cached, State) else None)
             elif self._tmp is not None:
                 self.add(new)
                 self._flush()
@@ -253,7 +271,7 @@ class Writer:
             except OSError:
                 pass
 
-    def _append(self, new: StoredEvent) -> None:
+    def _append(self, new: StoredEvent, checked) -> None:
         fd = self.store._open_file(self.dfd, NAME, os.O_RDWR)
         if fd is None:
             raise Unusable("gone")
@@ -263,11 +281,16 @@ class Writer:
             if os.pwrite(fd, line, st.length) != len(line):
                 raise Unusable("short write")
             os.ftruncate(fd, st.length + len(line))
-            self._seal(fd, new)
+            hasher = None
+            if checked is not None and checked.hasher is not None \
+                    and (checked.length, checked.digest) == (st.length, st.digest):
+                hasher = checked.hasher.copy()   # the checked bytes, then the new line
+                hasher.update(line)
+            self._seal(fd, new, hasher)
         finally:
             os.close(fd)
 
-    def _seal(self, fd: int, new: StoredEvent) -> None:
+    def _seal(self, fd: int, new: StoredEvent, hasher=None) -> None:
         """Write the state block for the index content now in `fd` and the events file."""
         length = os.fstat(fd).st_size
         efd = self.store._open_file(self.dfd, "events.jsonl")
@@ -275,7 +298,9 @@ class Writer:
             ident = identity(os.fstat(efd))
         finally:
             os.close(efd)
-        state = State(new.seq, new.sha256, ident, length, _digest(fd, length))
+        if hasher is None:
+            hasher = _hasher(fd, length)
+        state = State(new.seq, new.sha256, ident, length, hasher.hexdigest())
         os.pwrite(fd, _state_bytes(self.store.key, state), 0)
         for _ in range(3):  # not racy: the index must be newer than the events file's ctime
             if os.fstat(fd).st_mtime_ns > ident[4]:

@@ -27,7 +27,6 @@ from . import index
 from .verify import StoredEvent, check_last, parse_last
 
 EVENTS, LAST, LOCK, TMP = "events.jsonl", "last", "lock", "last.tmp"
-_SUPERSEDES = re.compile(rb"^E ([0-9]+) [^\n]* s=([0-9,]+)$", re.M)   # index lines
 TEMPS = (TMP, index.TMP)
 _sha256 = hashlib.sha256
 
@@ -273,6 +272,7 @@ class Scan:
         self.head_sha256 = None
         self.last_behind = False
         self.cached = False
+        self.index_state = None        # the checked index state (add appends to it)
 
     def __iter__(self):
         return self._run()
@@ -395,10 +395,9 @@ class Scan:
         try:
             for chunk in index.chunks(ifd, state):
                 if corrections is not None:
-                    for m in _SUPERSEDES.finditer(chunk):
-                        by = f"D{int(m.group(1))}"
-                        for a in m.group(2).split(b","):
-                            corrections[f"D{int(a)}"] = by
+                    for b, corrected in index.corrections(chunk):
+                        for a in corrected:
+                            corrections[f"D{a}"] = f"D{b}"
                 m = needle.search(chunk)
                 if m is not None:
                     yield index.decode(m.group(0), int(m.group(1)), int(m.group(2)),
@@ -407,6 +406,7 @@ class Scan:
             raise unreadable(f"{self.store.index_path} cannot be read ({exc}); delete it "
                              "to read the history without it") from None
         self.count, self.head_sha256, self.cached = state.count, state.head, True
+        self.index_state = state
 
     def _verify(self, lines, last_raw):
         key, path = self.store.key, self.store.events_path
@@ -523,7 +523,7 @@ class WriteLock:
             return
         new = StoredEvent.parse(raw, seq, offset, self._scan.head_sha256, self.store.key,
                                 self.store.events_path, sha256)
-        self.index.commit(new, self._scan.cached)
+        self.index.commit(new, self._scan.index_state if self._scan.cached else None)
 
     def append(self, raw: bytes) -> int:
         """Append one line (raw + LF) with O_APPEND writes, then fsync; returns its offset.
