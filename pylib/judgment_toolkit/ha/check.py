@@ -13,7 +13,7 @@ import signal
 import subprocess
 import time
 
-from . import plan as planmod, runs, safefs
+from . import ids as ids_grammar, runs, safefs
 from .errors import INTERNAL, REFUSED, USAGE, HaError
 
 DEFAULT_TIMEOUT = 600.0
@@ -39,8 +39,8 @@ def select(goal, wanted):
         if not targets:
             raise HaError(f"{goal.path}/PLAN.md: ## 조건표 declares no runnable rows", REFUSED)
     for wid in dict.fromkeys(wanted):
-        if not planmod.TARGET_ID.match(wid):
-            raise HaError(f"{wid!r} is not a target id (AC-n, EX-n or T001...)", USAGE)
+        if not ids_grammar.TARGET.match(wid):
+            raise HaError(f"{wid!r} is not a target id ({ids_grammar.GRAMMAR})", USAGE)
         if wid.startswith("T"):
             if wid not in ids.tasks:
                 raise HaError(f"{wid}: not in {goal.path}/PLAN.md ## Task", REFUSED)

@@ -8,7 +8,7 @@ import re
 import urllib.parse
 from dataclasses import dataclass, field
 
-from . import markdown, plan as planmod, safefs
+from . import ids, markdown, plan as planmod, safefs
 from .errors import REFUSED, USAGE, HaError
 from .gitrepo import Repo
 
@@ -17,7 +17,8 @@ BUNDLE_DIRS = ("tasks",)
 OPTIONAL_MARK = "(선택)"
 
 _LIST_ITEM = re.compile(r"^ {0,3}[-*+](?:[ \t]+(.*))?$")
-_AC_ITEM = re.compile(r"^(?:\*\*(AC-[0-9]+)\*\*|(AC-[0-9]+))(?=[ \t]|$)[ \t]*(.*)$")
+_AC_ITEM = re.compile(rf"^(?:\*\*({ids.CRITERION_LIKE})\*\*|({ids.CRITERION_LIKE}))(?=[ \t]|$)"
+                      r"[ \t]*(.*)$")
 _INLINE_LINK = re.compile(r"!?\[(?:[^\[\]\\]|\\.)*\]\(\s*(<[^>\n]*>|[^\s()]+(?:\([^\s()]*\)[^\s()]*)*)"
                           r"(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?\s*\)")
 _REF_DEF = re.compile(r"^ {0,3}\[(?:[^\[\]\\]|\\.)+\]:[ \t]*(<[^>\n]*>|\S+)")
@@ -205,6 +206,9 @@ def parse_criteria(text: str, file: str):
             raise HaError(f"{file}:{no}: list item under ## Acceptance Criteria has no "
                           "AC-n id", REFUSED)
         cid = am.group(1) or am.group(2)
+        if not ids.CRITERION.match(cid):
+            raise HaError(f"{file}:{no}: {cid!r} is not an AC-n id (n = 1, 2, ... without "
+                          "leading zeros)", REFUSED)
         if cid in seen:
             raise HaError(f"{file}:{no}: duplicate id {cid} (first at line {seen[cid]})",
                           REFUSED)

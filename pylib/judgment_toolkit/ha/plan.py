@@ -8,17 +8,13 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
-from . import markdown
+from . import ids, markdown
 from .errors import REFUSED, HaError
 
 CONDITION_COLUMNS = ["ID", "종류", "검증 명령", "검사 경로", "Task"]
 TASK_COLUMNS = ["ID", "목표", "근거", "제안", "선행", "필수", "문서"]
 KINDS = ("change", "maintain", "manual")
 NONE_MARK = "—"
-# ASCII digits only (`\d` would also take other scripts' digits); \Z, not $, refuses a final LF
-CONDITION_ID = re.compile(r"(AC|EX)-[0-9]+\Z")
-TASK_ID = re.compile(r"T[0-9]{3,}\Z")
-TARGET_ID = re.compile(r"(?:(?:AC|EX)-[0-9]+|T[0-9]{3,})\Z")
 _ONE_CODE_SPAN = re.compile(r"(`+)(.+)\1", re.S)
 _SHELL_CHARS = set("|&;<>()$`*?~\n")
 SHARED_BUNDLE_DECLARATION = "- 다른 목표 실행 묶음: `검사 입력`"
@@ -141,9 +137,9 @@ def parse(text: str, file: str) -> Plan:
                 cid, kind, cmd, paths, tasks = cells
                 if not cid:
                     raise HaError(f"{file}:{no}: ## 조건표 row without an id", REFUSED)
-                if not CONDITION_ID.match(cid):
-                    raise HaError(f"{file}:{no}: ## 조건표 id {cid!r} is not AC-n or EX-n",
-                                  REFUSED)
+                if not ids.CONDITION.match(cid):
+                    raise HaError(f"{file}:{no}: ## 조건표 id {cid!r} is not AC-n or EX-n "
+                                  "(n = 1, 2, ... without leading zeros)", REFUSED)
                 if cid in seen:
                     raise HaError(f"{file}:{no}: duplicate id {cid} (first at line "
                                   f"{seen[cid]})", REFUSED)
@@ -177,7 +173,7 @@ def parse(text: str, file: str) -> Plan:
                 tid, title, _basis, _proposal, _after, required, doc = cells
                 if not tid:
                     raise HaError(f"{file}:{no}: ## Task row without an id", REFUSED)
-                if not TASK_ID.match(tid):
+                if not ids.TASK.match(tid):
                     raise HaError(f"{file}:{no}: ## Task id {tid!r} does not match T001...",
                                   REFUSED)
                 if tid in seen:
@@ -195,7 +191,7 @@ def parse(text: str, file: str) -> Plan:
     task_ids = {t.id for t in plan.tasks}
     for row in plan.conditions:
         for t in row.tasks:
-            if not TASK_ID.match(t) or t not in task_ids:
+            if not ids.TASK.match(t) or t not in task_ids:
                 raise HaError(f"{file}:{row.line}: {row.id}: Task {t!r} is not in ## Task",
                               REFUSED)
     scope = markdown.section(text, "범위")

@@ -10,6 +10,7 @@ import json
 import re
 import time
 
+from .. import ids
 from .errors import invalid_input, limit_exceeded
 
 EVENT_SCHEMA = "decision-history/v1"
@@ -43,7 +44,7 @@ FILE_READ_MAX = 64 * 1024 * 1024  # bytes read from a file evidence; more is `to
 
 REQUEST_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}\Z")
 EVENT_ID_RE = re.compile(r"D([1-9][0-9]*)\Z")
-TARGET_RE = re.compile(r"(?:AC-[1-9][0-9]*|EX-[1-9][0-9]*|T[0-9]{3,})\Z")
+TARGET_RE = ids.TARGET      # the one grammar of goal target ids (ha/ids.py)
 SHA256_RE = re.compile(r"[0-9a-f]{64}\Z")
 COMMIT_RE = re.compile(r"[0-9a-fA-F]{7,64}\Z")
 FULL_COMMIT_RE = re.compile(r"(?:[0-9a-f]{40}|[0-9a-f]{64})\Z")
