@@ -10,8 +10,9 @@ import fcntl
 import hashlib
 import json
 import os
-import time
 from dataclasses import dataclass
+
+from judgment_toolkit.jsonutil import compact_bytes, utc_now
 
 from . import HA_VERSION, safefs
 from .errors import INTERNAL, REFUSED, UNSUPPORTED, HaError
@@ -24,15 +25,6 @@ HEADER = ("schema", "seq", "prev", "kind", "at", "ha_version")
 
 def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def dumps(obj) -> str:
-    """Compact JSON, non-ASCII unescaped: the one serialisation of a run line."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
-
-
-def utc_now() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
 class Chain:
@@ -224,7 +216,7 @@ def append(goal, kind: str, fields: dict, check=None, before_write=None) -> Appe
         for k, v in body.items():
             if k not in HEADER:
                 record[k] = v
-        line = dumps(record).encode("utf-8")
+        line = compact_bytes(record)
         if before_write is not None:
             before_write(seq)
         _write_line(goal, chain, line)

@@ -4,7 +4,7 @@ Nothing time-dependent is shown, so the same repository state always prints the 
 """
 from __future__ import annotations
 
-import json
+from judgment_toolkit.jsonutil import compact
 
 from . import runs
 from .errors import HaError
@@ -47,7 +47,7 @@ def collect(goal) -> dict:
 
 def render(view: dict, fmt: str) -> str:
     if fmt == "json":
-        return json.dumps(view, ensure_ascii=False, separators=(",", ":")) + "\n"
+        return compact(view) + "\n"
     return markdown(view)
 
 

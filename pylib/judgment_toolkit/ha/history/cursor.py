@@ -25,6 +25,8 @@ import hmac
 import json
 from dataclasses import dataclass
 
+from judgment_toolkit.jsonutil import compact
+
 from judgment_toolkit.ha.history import strictjson
 from judgment_toolkit.ha.history.errors import HistoryError
 from judgment_toolkit.ha.history.model import json_int
@@ -107,7 +109,7 @@ def _check(kind: str, key: str, body: bytes) -> bytes:
 
 
 def _encode(kind: str, key: str, payload: dict) -> str:
-    body = json.dumps(payload, separators=(",", ":"), sort_keys=True).encode("utf-8")
+    body = compact(payload, ascii_only=True, sort_keys=True).encode("ascii")
     return f"{kind}.{_b64(body)}.{_b64(_check(kind, key, body))}"
 
 

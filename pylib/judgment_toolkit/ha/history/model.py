@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import re
-import time
+
+from judgment_toolkit.jsonutil import compact, compact_bytes, utc_now  # noqa: F401 (utc_now: add)
 
 from .. import ids
 from .errors import invalid_input, limit_exceeded
@@ -353,9 +354,7 @@ def check_context(c, decision: dict, start_key: str) -> None:
             raise invalid_input(f"context.evidence {i}: commit must be a full id")
 
 
-def dumps(obj) -> bytes:
-    """The one compact encoding of every history file (no LF)."""
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+dumps = compact_bytes  # the one compact encoding of every history file (no LF)
 
 
 def event_line(seq: int, prev, request_id: str, at: str, decision: dict, context: dict) -> bytes:
@@ -370,10 +369,5 @@ def last_bytes(seq: int, sha256: str) -> bytes:
 
 
 def receipt_line(seq: int, request_id: str, sha256: str, replayed: bool) -> str:
-    return json.dumps({"schema": RECEIPT_SCHEMA, "id": f"D{seq}", "request_id": request_id,
-                       "seq": seq, "sha256": sha256, "replayed": replayed},
-                      separators=(",", ":"), ensure_ascii=False)
-
-
-def utc_now() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    return compact({"schema": RECEIPT_SCHEMA, "id": f"D{seq}", "request_id": request_id,
+                    "seq": seq, "sha256": sha256, "replayed": replayed})
