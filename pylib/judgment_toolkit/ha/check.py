@@ -14,7 +14,7 @@ import subprocess
 import time
 
 from . import ids as ids_grammar, runs, safefs
-from .errors import INTERNAL, REFUSED, USAGE, HaError
+from .errors import error
 
 DEFAULT_TIMEOUT = 600.0
 
@@ -37,28 +37,30 @@ def select(goal, wanted):
             if row.runnable:
                 targets.append(Target(row.id, {"criterion": row.id}, row))
         if not targets:
-            raise HaError(f"{goal.path}/PLAN.md: ## 조건표 declares no runnable rows", REFUSED)
+            raise error("target_refused",
+                        f"{goal.path}/PLAN.md: ## 조건표 declares no runnable rows")
     for wid in dict.fromkeys(wanted):
         if not ids_grammar.TARGET.match(wid):
-            raise HaError(f"{wid!r} is not a target id ({ids_grammar.GRAMMAR})", USAGE)
+            raise error("usage", f"{wid!r} is not a target id ({ids_grammar.GRAMMAR})")
         if wid.startswith("T"):
             if wid not in ids.tasks:
-                raise HaError(f"{wid}: not in {goal.path}/PLAN.md ## Task", REFUSED)
+                raise error("target_refused", f"{wid}: not in {goal.path}/PLAN.md ## Task")
             rows = [r for r in plan.rows_for_task(wid) if r.runnable]
             if not rows:
-                raise HaError(f"{wid}: no runnable ## 조건표 row names this task", REFUSED)
+                raise error("target_refused",
+                            f"{wid}: no runnable ## 조건표 row names this task")
             for index, row in enumerate(rows, 1):
                 targets.append(Target(f"{wid}#{index}", {"task": wid, "index": index}, row))
             continue
         if wid.startswith("AC-") and wid not in ids.criteria:
-            raise HaError(f"{wid}: not an acceptance criterion in {goal.path}/SPEC.md",
-                          REFUSED)
+            raise error("target_refused",
+                        f"{wid}: not an acceptance criterion in {goal.path}/SPEC.md")
         row = plan.condition(wid)
         if row is None:
-            raise HaError(f"{wid}: no row in {goal.path}/PLAN.md ## 조건표", REFUSED)
+            raise error("target_refused", f"{wid}: no row in {goal.path}/PLAN.md ## 조건표")
         if not row.runnable:
-            raise HaError(f"{wid}: a manual row ({row.note}); ha check cannot run it",
-                          REFUSED)
+            raise error("target_refused",
+                        f"{wid}: a manual row ({row.note}); ha check cannot run it")
         targets.append(Target(wid, {"criterion": wid}, row))
     for t in targets:
         t.argv = t.row.argv()
@@ -77,15 +79,15 @@ def check(goal, wanted, timeout=DEFAULT_TIMEOUT, report=None):
     if not chain.ok:
         raise runs.integrity_error(chain)
     if chain.start is None:
-        raise HaError(f"not started: {goal.path} has no start line; run ha start first",
-                      REFUSED)
+        raise error("not_started",
+                    f"not started: {goal.path} has no start line; run ha start first")
     rules = runs.require_rules(chain.start)
     targets = select(goal, wanted)
     folder = log_dir(goal)
     try:
         safefs.ensure_dir(folder)
     except safefs.FsError as exc:
-        raise HaError(f"cannot create {folder}: {exc}", INTERNAL) from None
+        raise error("io_error", f"cannot create {folder}: {exc}") from None
     done = []
     for n, t in enumerate(targets):
         if n:
@@ -122,7 +124,7 @@ def _run_one(goal, rules, t, folder, timeout):
 
         def started(chain):
             if chain.start is None:
-                raise HaError(f"not started: {goal.path} has no start line", REFUSED)
+                raise error("not_started", f"not started: {goal.path} has no start line")
             runs.require_rules(chain.start)
 
         return runs.append(goal, "check", fields, check=started, before_write=place_log)
@@ -137,7 +139,7 @@ def _file_sha256(path):
     try:
         fd = safefs.open_read(path)
     except safefs.FsError as exc:
-        raise HaError(f"cannot read the check log {path}: {exc}", INTERNAL) from None
+        raise error("io_error", f"cannot read the check log {path}: {exc}") from None
     try:
         while True:
             chunk = os.read(fd, 1 << 20)

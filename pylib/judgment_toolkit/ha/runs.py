@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from judgment_toolkit.jsonutil import compact_bytes, utc_now
 
 from . import HA_VERSION, safefs
-from .errors import INTERNAL, REFUSED, UNSUPPORTED, HaError
+from .errors import HaError, error
 
 SCHEMA = "run/v1"
 SUPPORTED_RULES = ("run-rules/1", "run-rules/2", "run-rules/3", "run-rules/4")
@@ -137,7 +137,7 @@ def read_chain(goal) -> Chain:
             return Chain([], [])
         if exc.state == "not_regular":
             return Chain([], [], f"{name}: not a regular file ({exc.detail})", 1)
-        raise HaError(f"{name}: cannot read: {exc.detail}", INTERNAL) from None
+        raise error("io_error", f"{name}: cannot read: {exc.detail}") from None
     return verify(data, name)
 
 
@@ -145,21 +145,21 @@ def start_key(chain: Chain) -> str:
     """sha256 of the raw start line: the history store's key for this run."""
     raw = chain.start_raw
     if raw is None:
-        raise HaError("not started: the run record has no start line", REFUSED)
+        raise error("not_started", "not started: the run record has no start line")
     return sha256_hex(raw)
 
 
 def require_rules(start: dict) -> str:
     rules = start.get("rules")
     if rules not in SUPPORTED_RULES:
-        raise HaError(f"unsupported run rules {rules!r} in the start line "
-                      f"(supported: {', '.join(SUPPORTED_RULES)})", UNSUPPORTED)
+        raise error("unsupported_rules", f"unsupported run rules {rules!r} in the start line "
+                    f"(supported: {', '.join(SUPPORTED_RULES)})")
     return rules
 
 
 def integrity_error(chain: Chain) -> HaError:
-    return HaError(f"record_integrity: {chain.error}; nothing was changed (ha never repairs "
-                   "a run record)", REFUSED)
+    return error("record_integrity", f"{chain.error}; nothing was changed (ha never repairs "
+                 "a run record)")
 
 
 @dataclass
@@ -187,7 +187,7 @@ class Lock:
             if self.fd is not None:
                 os.close(self.fd)
                 self.fd = None
-            raise HaError(f"cannot lock {self.path}: {exc}", INTERNAL) from None
+            raise error("io_error", f"cannot lock {self.path}: {exc}") from None
         return self
 
     def __exit__(self, *exc):
@@ -228,19 +228,22 @@ def _write_line(goal, chain: Chain, line: bytes):
     try:
         fd, created = safefs.open_append(goal.runs_path)
     except safefs.FsError as exc:
-        raise HaError(f"{name}: cannot open for append: {exc.state} {exc.detail}; nothing "
-                      "was written", INTERNAL) from None
+        raise error("io_error",
+                    f"{name}: cannot open for append: {exc.state} {exc.detail}; nothing "
+                    "was written") from None
     try:
         size = os.fstat(fd).st_size
         if size != chain.size:
-            raise HaError(f"{name}: changed while locked ({size} bytes, read {chain.size}); "
-                          "nothing was written", INTERNAL)
+            raise error("io_error",
+                        f"{name}: changed while locked ({size} bytes, read {chain.size}); "
+                        "nothing was written")
         try:
             safefs.write_all(fd, line + b"\n")
             os.fsync(fd)
         except OSError as exc:
-            raise HaError(f"{name}: write failed ({exc.strerror or exc}); the line may have "
-                          "applied; inspect before retrying", INTERNAL) from None
+            raise error("write_uncertain",
+                        f"{name}: write failed ({exc.strerror or exc}); the line may have "
+                        "applied; inspect before retrying") from None
     finally:
         os.close(fd)
     if created:

@@ -4,30 +4,30 @@ from __future__ import annotations
 import sys
 
 from . import runs
-from .errors import REFUSED, UNSUPPORTED, USAGE, HaError
+from .errors import error
 
 
 def start(goal, quote: str, rules: str = runs.DEFAULT_RULES, warn=None) -> runs.Appended:
     if rules not in runs.SUPPORTED_RULES:
-        raise HaError(f"unsupported run rules {rules!r} (supported: "
-                      f"{', '.join(runs.SUPPORTED_RULES)})", UNSUPPORTED)
+        raise error("unsupported_rules", f"unsupported run rules {rules!r} (supported: "
+                    f"{', '.join(runs.SUPPORTED_RULES)})")
     if not quote.strip():
-        raise HaError("--request: the quote must not be empty", USAGE)
+        raise error("usage", "--request: the quote must not be empty")
     if not goal.has_spec():
-        raise HaError(f"{goal.path}/SPEC.md: not found; a goal needs a SPEC.md", REFUSED)
+        raise error("goal_invalid", f"{goal.path}/SPEC.md: not found; a goal needs a SPEC.md")
     goal.ids()  # a malformed goal is refused before anything is recorded
     base = goal.repo.head()
     if base is None:
-        raise HaError("the repository has no commit yet; commit the goal before ha start",
-                      REFUSED)
+        raise error("no_commit",
+                    "the repository has no commit yet; commit the goal before ha start")
 
     def refuse_if_started(chain):
         if chain.start is not None:
             runs.require_rules(chain.start)  # a record this ha cannot read: 66
         if chain.raw:
             what = "has a start line" if chain.start is not None else "is not empty"
-            raise HaError(f"already started: {goal.path}/runs.jsonl {what} "
-                          f"(head seq {chain.head['seq']})", REFUSED)
+            raise error("already_started", f"already started: {goal.path}/runs.jsonl {what} "
+                        f"(head seq {chain.head['seq']})")
 
     # Cheap checks run first under the lock so a started goal is refused without git status.
     chain = runs.read_chain(goal)
