@@ -73,15 +73,7 @@ def log_dir(goal) -> str:
 
 def check(goal, wanted, timeout=DEFAULT_TIMEOUT, report=None):
     """Run and record every selected target; returns the list of appended records."""
-    chain = runs.read_chain(goal)
-    if chain.start is not None:
-        runs.require_rules(chain.start)  # unknown rules: 66 before anything else
-    if not chain.ok:
-        raise runs.integrity_error(chain)
-    if chain.start is None:
-        raise error("not_started",
-                    f"not started: {goal.path} has no start line; run ha start first")
-    rules = runs.require_rules(chain.start)
+    rules = runs.open_started(goal).rules
     targets = select(goal, wanted)
     folder = log_dir(goal)
     try:
@@ -99,9 +91,7 @@ def check(goal, wanted, timeout=DEFAULT_TIMEOUT, report=None):
 
 
 def _run_one(goal, rules, t, folder, timeout):
-    commit = goal.repo.head()
-    clean = goal.is_clean(rules)
-    digest = goal.digest()
+    now = runs.snapshot(goal, rules)
     tmp = os.path.join(folder, f".running-{os.getpid()}-{time.monotonic_ns()}.log")
     try:
         exit_code, duration_ms = _execute(t.argv, goal.repo.toplevel, tmp, timeout)
@@ -117,8 +107,7 @@ def _run_one(goal, rules, t, folder, timeout):
         def fields(_chain, seq):
             return {"target": t.target, "argv": t.argv,
                     "command_digest": runs.sha256_hex(t.row.command.encode("utf-8")),
-                    "commit": commit, "tree_clean": clean, "spec_digest": digest,
-                    "exit": exit_code, "result": result, "duration_ms": duration_ms,
+                    **now.fields(), "exit": exit_code, "result": result, "duration_ms": duration_ms,
                     "output_digest": output_digest,
                     "output_path": f".git/ha/runs/{goal.key}/{seq}.log"}
 

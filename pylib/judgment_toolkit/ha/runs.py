@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from judgment_toolkit.jsonutil import compact_bytes, utc_now
 
@@ -160,6 +161,47 @@ def require_rules(start: dict) -> str:
 def integrity_error(chain: Chain) -> HaError:
     return error("record_integrity", f"{chain.error}; nothing was changed (ha never repairs "
                  "a run record)")
+
+
+class Snapshot(NamedTuple):
+    """The worktree as a line of the record (or a history event) states it: HEAD, whether the
+    tree is clean under the run's rules, and the goal digest. Taken by `snapshot` only."""
+    commit: str | None
+    tree_clean: bool
+    spec_digest: str
+
+    def fields(self) -> dict:
+        return {"commit": self.commit, "tree_clean": self.tree_clean,
+                "spec_digest": self.spec_digest}
+
+
+def snapshot(goal, rules: str) -> Snapshot:
+    return Snapshot(goal.repo.head(), goal.is_clean(rules), goal.digest())
+
+
+@dataclass(frozen=True)
+class StartedRun:
+    """A started goal's run: the verified chain (its `head`), the start line's rules and the
+    start key (sha256 of the raw start line, the history store's key)."""
+    goal: object
+    chain: Chain
+    rules: str
+    start_key: str
+
+
+def open_started(goal, intact: bool = True) -> StartedRun:
+    """Read and verify a goal's run record and require a start line. Refusals, in this order:
+    unsupported rules (66), a broken chain (record_integrity, 65; only when `intact`: a view
+    may read a broken record), no start line (not_started, 65)."""
+    chain = read_chain(goal)
+    if chain.start is not None:
+        require_rules(chain.start)
+    if intact and not chain.ok:
+        raise integrity_error(chain)
+    if chain.start is None:
+        raise error("not_started",
+                    f"not started: {goal.path} has no start line; run ha start first")
+    return StartedRun(goal, chain, chain.start["rules"], start_key(chain))
 
 
 @dataclass

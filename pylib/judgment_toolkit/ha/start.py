@@ -29,19 +29,20 @@ def start(goal, quote: str, rules: str = runs.DEFAULT_RULES, warn=None) -> runs.
             raise error("already_started", f"already started: {goal.path}/runs.jsonl {what} "
                         f"(head seq {chain.head['seq']})")
 
-    # Cheap checks run first under the lock so a started goal is refused without git status.
+    # The cheap checks run first (and again under the lock, in `append`), so a started goal is
+    # refused without running git status.
     chain = runs.read_chain(goal)
     if chain.start is not None:
         runs.require_rules(chain.start)
     if not chain.ok:
         raise runs.integrity_error(chain)
     refuse_if_started(chain)
-    clean = goal.is_clean(rules)
-    if not clean:
+    now = runs.snapshot(goal, rules)
+    if not now.tree_clean:
         (warn or _warn)("worktree has changes outside the goal's documents and run bundle; "
                         "recording tree_clean:false")
-    fields = {"goal": goal.path, "base_commit": base, "tree_clean": clean,
-              "spec_digest": goal.digest(),
+    fields = {"goal": goal.path, "base_commit": base, "tree_clean": now.tree_clean,
+              "spec_digest": now.spec_digest,
               "request": {"source": "conversation", "quote": quote}, "rules": rules}
     return runs.append(goal, "start", fields, check=refuse_if_started)
 

@@ -24,8 +24,7 @@ def collect(goal) -> dict:
                "tasks": got.tasks}
     except HaError as err:
         ids_error = err.message
-    digest_now = goal.digest()
-    repo = goal.repo
+    now = runs.snapshot(goal, rules or runs.DEFAULT_RULES)
     return {
         "schema": SCHEMA,
         "goal": goal.path,
@@ -35,9 +34,9 @@ def collect(goal) -> dict:
                                              "base_commit": start.get("base_commit"),
                                              "at": start.get("at")},
         "head": chain.head,
-        "commit": repo.head(),
-        "tree_clean": goal.is_clean(rules or runs.DEFAULT_RULES),
-        "spec_digest": {"now": digest_now,
+        "commit": now.commit,
+        "tree_clean": now.tree_clean,
+        "spec_digest": {"now": now.spec_digest,
                         "start": None if start is None else start.get("spec_digest")},
         "ids": ids,
         "ids_error": ids_error,
