@@ -1,9 +1,11 @@
 """The only module that runs git.
 
-Every call goes through `Repo.git` with LC_ALL=C and GIT_OPTIONAL_LOCKS=0, reads plumbing
-output only (rev-parse, porcelain v2 -z), and never parses text meant for people. Results that
-cannot change during one ha command (HEAD, cleanliness for one exclude set) are cached on the
-Repo so a command does not start the same git process twice.
+Every call goes through `_run` with LC_ALL=C, GIT_OPTIONAL_LOCKS=0 and GIT_TERMINAL_PROMPT=0
+and reads machine output (rev-parse, status --porcelain=v2 -z, config --get-regexp). One
+exception: when discovery fails, rev-parse's stderr (fixed English under LC_ALL=C) tells "not a
+git repository" from "not a work tree" to choose the message. Results that cannot change
+during one ha command (HEAD, cleanliness for one exclude set) are cached on the Repo so a
+command does not start the same git process twice.
 """
 from __future__ import annotations
 
@@ -136,7 +138,8 @@ def discover(cwd: str | None = None) -> Repo:
                 raise error("usage", "not inside a git repository")
             if "must be run in a work tree" in err:
                 raise error("usage", "not inside a git worktree (bare repository or git dir)")
-            raise error("usage", "git rev-parse failed: " + (err.strip().splitlines() or ["?"])[-1])
+            last = (err.strip().splitlines() or ["?"])[-1]
+            raise error("usage", f"git rev-parse failed: {last}")
         lines = proc.stdout.decode("utf-8", "surrogateescape").split("\n")
         if head is _UNSET:
             head = None  # rev-parse of HEAD failed while discovery works: unborn branch

@@ -52,7 +52,7 @@ class Boundary:
 class Page:
     boundary: Boundary
     view: str                 # "current", "list" or "show"
-    query: str                # digest of the view's query (views.Query.digest)
+    query: str                # digest of the view's query (facts.Query.digest)
     pos: tuple                # positions reached, one int per paged list
 
 
