@@ -24,10 +24,16 @@ the fence they apply to:
 - `<!-- doc-test: file NAME -->` before any fenced block (e.g. a ```json example): its content
   is written to NAME in the sandbox when the documents' examples reach it, so the input a
   document shows is the input its examples use.
+- `<!-- doc-test: path /tmp/demo -->` (anywhere): the document writes the sandbox repository
+  as /tmp/demo, in its commands and outputs alike.
 - `<!-- doc-test: reset -->` starts a fresh sandbox for this block and the ones after it (a
   section whose examples do not continue the ones before).
 - `<!-- doc-test: skip REASON -->` marks the block illustrative only (keep these rare; the
   reason says why it cannot run).
+
+Set-up commands may start helpers in the background (e.g. the harness-mem stand-in) and append
+their process ids to `$DOC_TEST_PIDS`; they are killed when the document is done. `$DOC_ROOT`
+is this repository.
 
 Maintainers: `DOC_TRANSCRIPTS=update` rewrites the output of every block that differs with
 what the commands printed now (review the diff before committing).
@@ -47,7 +53,7 @@ SCRIPTS = ROOT / "scripts"
 FIXTURE_GOAL = ROOT / "tests" / "fixtures" / "goals" / "empty-input"
 
 _FENCE = re.compile(r"^(`{3,})\s*([\w-]*)\s*$")
-_DIRECTIVE = re.compile(r"^<!--\s*doc-test:\s*(run|skip|reset|file)\b\s*(.*?)\s*-->\s*$")
+_DIRECTIVE = re.compile(r"^<!--\s*doc-test:\s*(run|skip|reset|file|path)\b\s*(.*?)\s*-->\s*$")
 _EXIT = re.compile(r"^\[exit (\d+)\]$")
 
 _NORMALISE = [
@@ -95,6 +101,8 @@ def parse(text: str) -> list:
                 pending_setup.append(d.group(2))
             elif d.group(1) == "reset":
                 pending_reset = True
+            elif d.group(1) == "path":
+                pass  # read by run_document
             elif d.group(1) == "file":
                 pending_file = d.group(2)
             else:
@@ -193,6 +201,7 @@ class Sandbox:
             "GIT_AUTHOR_DATE": "2026-12-02T15:40:00Z", "GIT_COMMITTER_DATE": "2026-12-02T15:40:00Z",
             "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": str(home / ".gitconfig"),
             "HARNESS_MEM_HOME": str(tmp / "no-harness-mem"), "HARNESS_MEM_PORT": "1",
+            "DOC_ROOT": str(ROOT), "DOC_TEST_PIDS": str(tmp / "pids"),
         }
         if os.environ.get("HARNESS_PYTHON"):
             self.env["HARNESS_PYTHON"] = os.environ["HARNESS_PYTHON"]
@@ -205,6 +214,16 @@ class Sandbox:
         with open(self.repo / ".git" / "info" / "exclude", "a") as f:
             f.write("/scripts\n/.claude/\n/*.json\n")  # the tools, the ledger, example cards
         self.sh("git add -A && git commit -qm goal")
+
+    def stop_helpers(self):
+        """Kill the background helpers set-up commands started (their pids, one a line)."""
+        pids = self.root / "pids"
+        if pids.exists():
+            for line in pids.read_text().split():
+                try:
+                    os.kill(int(line), 15)
+                except (ValueError, OSError):
+                    pass
 
     def sh(self, command: str, check: bool = True):
         p = subprocess.run(["bash", "-c", command], cwd=self.repo, env=self.env,
@@ -220,23 +239,39 @@ def run_document(path: Path, tmp: Path, update: bool = False) -> list:
     """Run every transcript of the document; a list of readable failures (empty: all agree).
     With `update`, rewrite the outputs that differ."""
     text = path.read_text(encoding="utf-8")
+    alias = next((m.group(2) for m in map(_DIRECTIVE.match, text.split("\n"))
+                  if m and m.group(1) == "path"), None)
+    boxes = [Sandbox(tmp / "box0")]
+    try:
+        return _run_blocks(path, text, boxes, tmp, alias, update)
+    finally:
+        for box in boxes:
+            box.stop_helpers()
+
+
+def _run_blocks(path, text, boxes, tmp, alias, update) -> list:
     doc_lines = text.split("\n")
     rel = path.relative_to(ROOT)
-    boxes = 0
-    box = Sandbox(tmp / "box0")
     failures, rewrites = [], []
     for block in parse(text):
         if block.skip:
             continue
         if block.reset:
-            boxes += 1
-            box = Sandbox(tmp / f"box{boxes}")
+            boxes.append(Sandbox(tmp / f"box{len(boxes)}"))
+        box = boxes[-1]
+        real = str(box.repo)
+
+        def here(command):
+            return command.replace(alias, real) if alias else command
+
         for setup in block.setup:
-            box.sh(setup)
+            box.sh(here(setup))
         if block.file:
             (box.repo / block.file).write_text(block.content, encoding="utf-8")
         for cmd in block.commands:
-            code, out = box.sh(cmd.text, check=False)
+            code, out = box.sh(here(cmd.text), check=False)
+            if alias:
+                out = out.replace(real, alias)
             actual = out.rstrip("\n").split("\n") if out.strip() else []
             shown = bool(cmd.expected) or cmd.exit is not None
             want_exit = cmd.exit if cmd.exit is not None else 0
