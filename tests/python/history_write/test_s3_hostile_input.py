@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from helpers_write import events, refused, snapshot, start_key, started, store_dir  # noqa: F401
+from helpers_write import events, refused, snapshot, start_key, started  # noqa: F401
 from conftest import ha
 
 from judgment_toolkit.ha.history import cursor

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
-SCRIPTS = ROOT / "scripts"
+from conftest import ROOT, SCRIPTS  # noqa: F401 (the one definition, tests/python/conftest.py)
+
 LEDGER_SH = SCRIPTS / "judgment-ledger.sh"
 CARD_SH = SCRIPTS / "judgment-card.sh"
 PYLIB = ROOT / "pylib"
