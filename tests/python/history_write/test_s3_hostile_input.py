@@ -200,3 +200,32 @@ def test_a_huge_head_seq_in_a_cursor_is_like_any_head_not_in_the_run_record(star
     body = body.replace(b"99999", b"9" * 2800)
     assert refused(since(started, forged(start_key(started), body)), "cursor_stale", 65) \
         == ordinary
+
+
+def test_depth_agrees_with_a_byte_by_byte_scanner_on_random_inputs():
+    import random
+
+    def reference(data: bytes) -> int:
+        level = deepest = 0
+        in_string = escaped = False
+        for c in data.decode("latin-1"):
+            if in_string:
+                if escaped:
+                    escaped = False
+                elif c == "\\":
+                    escaped = True
+                elif c == '"':
+                    in_string = False
+            elif c == '"':
+                in_string = True
+            elif c in "[{":
+                level += 1
+                deepest = max(deepest, level)
+            elif c in "]}":
+                level -= 1
+        return deepest
+
+    rng = random.Random(11)
+    for _ in range(5000):
+        data = "".join(rng.choice('[]{}"\\a ') for _ in range(rng.randrange(40))).encode()
+        assert depth(data) == reference(data), data
