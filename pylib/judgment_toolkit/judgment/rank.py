@@ -1,0 +1,202 @@
+"""Relevance ranking (opt-in, `--rank relevance`): BM25 over one project's records, one pass.
+
+Text to terms (the same function for the query and the records):
+  1. NFKC normalisation (non-ASCII text only), then Unicode case folding;
+  2. words: runs of letters and digits (underscore and punctuation separate words), and a change
+     of script between Hangul, kana, Han and everything else also separates them ("Redis를" is
+     "redis" and "를"); a script written without spaces stays one word per run;
+  3. words shorter than MIN_LEN characters and English STOPWORDS are dropped;
+  4. ASCII words with a letter are stemmed with the Snowball English stemmer (snowballstemmer);
+     other words (Korean, Japanese, accented Latin, ...) are kept as they are, because Snowball
+     has no Korean stemmer and an English one must not touch other languages.
+A term matches a record's term only when they are equal: whole words, never substrings.
+
+Score: BM25 with field weights (BM25F-style: a term's count in a field counts WEIGHTS[field]
+times, and a record's length is its weighted number of words, stopwords included):
+
+    score = sum over distinct query terms t found in the record of
+            idf(t) * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average length))
+    idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5))
+
+N, df and the average length come from the asking project's records only. A record without a
+query term is no match. Ties (equal scores, rounded to 9 decimals): newest decided_at first,
+then the later line. A query without terms (only stopwords or one-letter words) matches nothing.
+
+One pass: every record of the project is read once, counted for N and the average length, and
+only records holding a query term keep a small entry (term counts, length, time, offset, id). The
+best `limit` entries are chosen when the pass ends and their lines are read again by offset.
+"""
+import heapq
+import json
+import math
+import re
+import unicodedata
+
+import snowballstemmer
+
+from . import ledger, search
+
+WEIGHTS = {"question": 3.0, "answer": 1.0, "rationale": 1.5, "tags": 1.0}
+K1 = 1.2
+B = 0.75
+MIN_LEN = 2
+SCORE_DIGITS = 9
+
+STOPWORDS = frozenset("""
+a about above after again against all also am an and any are aren as at be because been before
+being below between both but by can cannot could couldn did didn do does doesn doing don down
+during each either else ever every few for from further had hadn has hasn have haven having he
+her here hers herself him himself his how however i if in into is isn it its itself just let
+ll may me might more most must mustn my myself neither no nor not now of off on once only or
+other ought our ours ourselves out over own re same shall shan she should shouldn so some such
+than that the their theirs them themselves then there these they this those through to too
+under until up upon us ve very was wasn we were weren what when where whether which while who
+whom whose why will with won would wouldn yes yet you your yours yourself yourselves
+""".split())
+
+_HANGUL = "\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff"
+_KANA = "\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f"
+_HAN = "\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
+_WORD = re.compile(f"[{_HANGUL}]+|[{_KANA}]+|[{_HAN}]+|[^{_HANGUL}{_KANA}{_HAN}" r"\W_]+")
+
+_STEMMER = snowballstemmer.stemmer("english")
+
+
+def fold(text):
+    """NFKC (only where it can change anything: non-ASCII text), then case folding."""
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
+    return text.casefold()
+
+
+def words(folded):
+    return _WORD.findall(folded)
+
+
+def term(word):
+    """The term of a folded word, or None for a stopword or a word that is too short."""
+    if len(word) < MIN_LEN or word in STOPWORDS:
+        return None
+    if word.isascii() and not word.isdigit():
+        return _STEMMER.stemWord(word)
+    return word
+
+
+def terms(text):
+    """The distinct terms of a text, in order of first appearance."""
+    seen = {}
+    for word in words(fold(text)):
+        t = term(word)
+        if t is not None:
+            seen.setdefault(t, None)
+    return list(seen)
+
+
+def needles(t):
+    """Substrings that every word with term t contains: a cheap, exact pre-check that lets a
+    record field without any of them skip the word-by-word analysis. Snowball English stems
+    are the word's own prefix except for their last letter (y -> i, an added e), and 5-letter
+    words in -ying (dying -> die)."""
+    if not (t.isascii() and not t.isdigit()):
+        return (t,)  # unstemmed: the word itself
+    if len(t) == 3 and t.endswith("ie"):
+        return (t[:-1], t[0] + "y")
+    return (t[:-1],)
+
+
+def _fields(rec):
+    for field in ("question", "answer", "rationale"):
+        value = rec.get(field)
+        if type(value) is str:
+            yield WEIGHTS[field], value
+    tags = rec.get("tags")
+    if type(tags) is list:
+        weight = WEIGHTS["tags"]
+        for tag in tags:
+            if type(tag) is str:
+                yield weight, tag
+
+
+class Scorer:
+    """Accumulates the corpus statistics and the matching records of one pass."""
+
+    def __init__(self, query_terms):
+        self.terms = query_terms
+        self.index = {}  # folded word -> position of its term in query_terms, or -1
+        self.needles = [n for t in query_terms for n in needles(t)]
+        self.count = 0  # N
+        self.total_length = 0.0
+        self.df = [0] * len(query_terms)
+        self.hits = []  # (term counts, length, decided_at, offset, id)
+
+    def add(self, offset, rec):
+        self.count += 1
+        counts, length = None, 0.0
+        for weight, text in _fields(rec):
+            folded = fold(text)
+            found = words(folded)
+            length += weight * len(found)
+            if not any(n in folded for n in self.needles):
+                continue
+            for word in found:
+                i = self.index.get(word)
+                if i is None:
+                    i = self._position(word)
+                if i >= 0:
+                    if counts is None:
+                        counts = [0.0] * len(self.terms)
+                    counts[i] += weight
+        self.total_length += length
+        if counts is not None:
+            for i, c in enumerate(counts):
+                if c:
+                    self.df[i] += 1
+            self.hits.append((counts, length, rec["decided_at"], offset, rec["id"]))
+
+    def _position(self, word):
+        t = term(word)
+        i = self.terms.index(t) if t in self.terms else -1
+        self.index[word] = i
+        return i
+
+    def best(self, limit):
+        """[(offset, id)] of the best `limit` matching records, best first."""
+        if not self.hits:
+            return []
+        n = self.count
+        idf = [math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in self.df]
+        average = self.total_length / n or 1.0
+        keys = []
+        for counts, length, decided_at, offset, rec_id in self.hits:
+            norm = K1 * (1 - B + B * length / average)
+            score = sum(idf[i] * c * (K1 + 1) / (c + norm) for i, c in enumerate(counts) if c)
+            keys.append(((round(score, SCORE_DIGITS), search.time_key(decided_at), offset), rec_id))
+        return [(key[2], rec_id) for key, rec_id in heapq.nlargest(limit, keys)]
+
+
+def search_records(path, project, query, limit):
+    """Up to `limit` records of `project` for `query`, best first (see the module docstring)."""
+    query_terms = terms(query)
+    if not query_terms:
+        return []
+    scorer = Scorer(query_terms)
+    for offset, rec in ledger.records(path, project):
+        scorer.add(offset, rec)
+    return list(_read_back(path, project, scorer.best(limit)))
+
+
+def _read_back(path, project, found):
+    """The records at the given offsets, read again from the ledger. The ledger is append-only,
+    so an offset still holds the same line; a line that no longer does (the file was rewritten
+    meanwhile) is left out rather than shown wrong."""
+    if not found:
+        return
+    with open(path, "rb") as f:
+        for offset, rec_id in found:
+            f.seek(offset)
+            try:
+                rec = json.loads(f.readline())
+            except (ValueError, RecursionError):
+                continue
+            if type(rec) is dict and rec.get("project") == project and rec.get("id") == rec_id:
+                yield rec
