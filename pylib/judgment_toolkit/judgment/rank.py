@@ -4,7 +4,9 @@ Text to terms (the same function for the query and the records):
   1. NFKC normalisation (non-ASCII text only), then Unicode case folding;
   2. words: runs of letters and digits (underscore and punctuation separate words), and a change
      of script between Hangul, kana, Han and everything else also separates them ("Redis를" is
-     "redis" and "를"); a script written without spaces stays one word per run;
+     "redis" and "를"); a Hangul, kana or Han run longer than 2 characters is cut into its
+     overlapping 2-character pieces (bigrams, as CJK search engines do): Korean attaches
+     particles and endings to words, and Japanese and Chinese have no spaces;
   3. words shorter than MIN_LEN characters and English STOPWORDS are dropped;
   4. ASCII words with a letter are stemmed with the Snowball English stemmer (snowballstemmer);
      other words (Korean, Japanese, accented Latin, ...) are kept as they are, because Snowball
@@ -59,6 +61,7 @@ _KANA = "\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f"
 _HAN = "\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
 _WORD = re.compile(f"[{_HANGUL}]+|[{_KANA}]+|[{_HAN}]+|[^{_HANGUL}{_KANA}{_HAN}" r"\W_]+")
 
+_CJK = re.compile(f"[{_HANGUL}{_KANA}{_HAN}]")
 _STEMMER = snowballstemmer.stemmer("english")
 
 
@@ -70,7 +73,19 @@ def fold(text):
 
 
 def words(folded):
-    return _WORD.findall(folded)
+    """The words of folded text; a Hangul, kana or Han run longer than 2 characters becomes its
+    overlapping 2-character pieces ("보관하나요" -> 보관 관하 하나 나요), so a word still matches
+    when a particle or an ending is attached to it ("로그는" holds "로그")."""
+    found = _WORD.findall(folded)
+    if folded.isascii():
+        return found
+    out = []
+    for word in found:
+        if len(word) > 2 and _CJK.match(word):
+            out.extend(word[i:i + 2] for i in range(len(word) - 1))
+        else:
+            out.append(word)
+    return out
 
 
 def term(word):
