@@ -24,12 +24,13 @@ N, df and the average length come from the asking project's records only. A reco
 query term is no match. Ties (equal scores, rounded to 9 decimals): newest decided_at first,
 then the later line. A query without terms (only stopwords or one-letter words) matches nothing.
 
-One pass: every record of the project is read once, counted for N and the average length, and
-only records holding a query term keep a small entry (term counts, length, time, offset, id). The
-best `limit` entries are chosen when the pass ends and their lines are read again by offset.
+One pass: every record of the project is read once and counted for N and the average length;
+only the records holding a query term are kept, with their term counts and length, because the
+idf and the average length, hence every score, are known only when the pass ends. So memory is
+bounded by the asking project's matching records (other projects' lines are never even parsed),
+and the file is never read twice: a FIFO or a file being appended to work as in the match mode.
 """
 import heapq
-import json
 import math
 import re
 import unicodedata
@@ -142,7 +143,7 @@ class Scorer:
         self.count = 0  # N
         self.total_length = 0.0
         self.df = [0] * len(query_terms)
-        self.hits = []  # (term counts, length, decided_at, offset, id)
+        self.hits = []  # (term counts, length, offset, record)
 
     def add(self, offset, rec):
         self.count += 1
@@ -166,7 +167,7 @@ class Scorer:
             for i, c in enumerate(counts):
                 if c:
                     self.df[i] += 1
-            self.hits.append((counts, length, rec["decided_at"], offset, rec["id"]))
+            self.hits.append((counts, length, offset, rec))
 
     def _position(self, word):
         t = term(word)
@@ -175,18 +176,19 @@ class Scorer:
         return i
 
     def best(self, limit):
-        """[(offset, id)] of the best `limit` matching records, best first."""
+        """The best `limit` matching records, best first."""
         if not self.hits:
             return []
         n = self.count
         idf = [math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in self.df]
         average = self.total_length / n or 1.0
         keys = []
-        for counts, length, decided_at, offset, rec_id in self.hits:
+        for counts, length, offset, rec in self.hits:
             norm = K1 * (1 - B + B * length / average)
             score = sum(idf[i] * c * (K1 + 1) / (c + norm) for i, c in enumerate(counts) if c)
-            keys.append(((round(score, SCORE_DIGITS), search.time_key(decided_at), offset), rec_id))
-        return [(key[2], rec_id) for key, rec_id in heapq.nlargest(limit, keys)]
+            # the offset makes every key unique, so records themselves are never compared
+            keys.append(((round(score, SCORE_DIGITS), search.time_key(rec["decided_at"]), offset), rec))
+        return [rec for _, rec in heapq.nlargest(limit, keys, key=lambda e: e[0])]
 
 
 def search_records(path, project, query, limit):
@@ -197,21 +199,5 @@ def search_records(path, project, query, limit):
     scorer = Scorer(query_terms)
     for offset, rec in ledger.records(path, project):
         scorer.add(offset, rec)
-    return list(_read_back(path, project, scorer.best(limit)))
+    return scorer.best(limit)
 
-
-def _read_back(path, project, found):
-    """The records at the given offsets, read again from the ledger. The ledger is append-only,
-    so an offset still holds the same line; a line that no longer does (the file was rewritten
-    meanwhile) is left out rather than shown wrong."""
-    if not found:
-        return
-    with open(path, "rb") as f:
-        for offset, rec_id in found:
-            f.seek(offset)
-            try:
-                rec = json.loads(f.readline())
-            except (ValueError, RecursionError):
-                continue
-            if type(rec) is dict and rec.get("project") == project and rec.get("id") == rec_id:
-                yield rec
