@@ -14,7 +14,8 @@ Text to terms (the same function for the query and the records):
 A term matches a record's term only when they are equal: whole words, never substrings.
 
 Score: BM25 with field weights (BM25F-style: a term's count in a field counts WEIGHTS[field]
-times, and a record's length is its weighted number of words, stopwords included):
+times, and a record's length is the weighted number of characters of its fields, which costs
+nothing to measure, unlike a word count, on the records that hold no query term):
 
     score = sum over distinct query terms t found in the record of
             idf(t) * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average length))
@@ -121,16 +122,13 @@ def needles(t):
 
 
 def _fields(rec):
-    for field in ("question", "answer", "rationale"):
-        value = rec.get(field)
-        if type(value) is str:
-            yield WEIGHTS[field], value
+    """[(weight, text)] of the searched fields: question, answer, rationale, each tag."""
+    found = [(WEIGHTS[f], rec[f]) for f in ("question", "answer", "rationale") if type(rec.get(f)) is str]
     tags = rec.get("tags")
     if type(tags) is list:
         weight = WEIGHTS["tags"]
-        for tag in tags:
-            if type(tag) is str:
-                yield weight, tag
+        found.extend((weight, tag) for tag in tags if type(tag) is str)
+    return found
 
 
 class Scorer:
@@ -146,15 +144,19 @@ class Scorer:
         self.hits = []  # (term counts, length, offset, record)
 
     def add(self, offset, rec):
+        fields = _fields(rec)
+        length = sum(weight * len(text) for weight, text in fields)
         self.count += 1
-        counts, length = None, 0.0
-        for weight, text in _fields(rec):
+        self.total_length += length
+        needles = self.needles
+        if not any(n in fold("\0".join(text for _, text in fields)) for n in needles):
+            return  # the common case: counted, and nothing else to do
+        counts = None
+        for weight, text in fields:
             folded = fold(text)
-            found = words(folded)
-            length += weight * len(found)
-            if not any(n in folded for n in self.needles):
+            if not any(n in folded for n in needles):
                 continue
-            for word in found:
+            for word in words(folded):
                 i = self.index.get(word)
                 if i is None:
                     i = self._position(word)
@@ -162,7 +164,6 @@ class Scorer:
                     if counts is None:
                         counts = [0.0] * len(self.terms)
                     counts[i] += weight
-        self.total_length += length
         if counts is not None:
             for i, c in enumerate(counts):
                 if c:
