@@ -26,14 +26,20 @@ query term is no match. Ties (equal scores, rounded to 9 decimals): newest decid
 then the later line. A query without terms (only stopwords or one-letter words) matches nothing.
 
 One pass: every record of the project is read once and counted for N and the average length;
-only the records holding a query term are kept, with their term counts and length, because the
-idf and the average length, hence every score, are known only when the pass ends. So memory is
-bounded by the asking project's matching records (other projects' lines are never even parsed),
-and the file is never read twice: a FIFO or a file being appended to work as in the match mode.
+the records holding a query term leave a small entry (term counts, length, decided_at, offset,
+id), because the idf and the average length, hence every score, are known only when the pass
+ends. The best `limit` entries are then chosen and only their lines are read again, by offset
+(the ledger is append-only, so an offset keeps its line; a line that no longer holds the same
+record, in a file rewritten meanwhile, is left out). Memory is bounded by the asking project's
+matching records, and other projects' lines are never parsed. A ledger that is not a regular
+file (a FIFO) cannot be read twice: there the matching records themselves are kept.
 """
 import heapq
+import json
 import math
+import os
 import re
+import stat
 import unicodedata
 
 import snowballstemmer
@@ -134,14 +140,15 @@ def _fields(rec):
 class Scorer:
     """Accumulates the corpus statistics and the matching records of one pass."""
 
-    def __init__(self, query_terms):
+    def __init__(self, query_terms, keep_records=False):
+        self.keep_records = keep_records
         self.terms = query_terms
         self.index = {}  # folded word -> position of its term in query_terms, or -1
         self.needles = [n for t in query_terms for n in needles(t)]
         self.count = 0  # N
         self.total_length = 0.0
         self.df = [0] * len(query_terms)
-        self.hits = []  # (term counts, length, offset, record)
+        self.hits = []  # (term counts, length, offset, decided_at, id or the record)
 
     def add(self, offset, rec):
         fields = _fields(rec)
@@ -168,7 +175,8 @@ class Scorer:
             for i, c in enumerate(counts):
                 if c:
                     self.df[i] += 1
-            self.hits.append((counts, length, offset, rec))
+            self.hits.append((tuple(counts), length, offset, rec["decided_at"],
+                              rec if self.keep_records else rec["id"]))
 
     def _position(self, word):
         t = term(word)
@@ -177,19 +185,19 @@ class Scorer:
         return i
 
     def best(self, limit):
-        """The best `limit` matching records, best first."""
+        """[(offset, id or record)] of the best `limit` matching records, best first."""
         if not self.hits:
             return []
         n = self.count
         idf = [math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in self.df]
         average = self.total_length / n or 1.0
         keys = []
-        for counts, length, offset, rec in self.hits:
+        for counts, length, offset, decided_at, kept in self.hits:
             norm = K1 * (1 - B + B * length / average)
             score = sum(idf[i] * c * (K1 + 1) / (c + norm) for i, c in enumerate(counts) if c)
-            # the offset makes every key unique, so records themselves are never compared
-            keys.append(((round(score, SCORE_DIGITS), search.time_key(rec["decided_at"]), offset), rec))
-        return [rec for _, rec in heapq.nlargest(limit, keys, key=lambda e: e[0])]
+            # the offset makes every key unique, so what is kept is never compared
+            keys.append(((round(score, SCORE_DIGITS), search.time_key(decided_at), offset), kept))
+        return [(key[2], kept) for key, kept in heapq.nlargest(limit, keys, key=lambda e: e[0])]
 
 
 def search_records(path, project, query, limit):
@@ -197,8 +205,33 @@ def search_records(path, project, query, limit):
     query_terms = terms(query)
     if not query_terms:
         return []
-    scorer = Scorer(query_terms)
+    scorer = Scorer(query_terms, keep_records=not _rereadable(path))
     for offset, rec in ledger.records(path, project):
         scorer.add(offset, rec)
-    return scorer.best(limit)
+    best = scorer.best(limit)
+    if scorer.keep_records:
+        return [rec for _, rec in best]
+    return list(_read_back(path, project, best))
+
+
+def _rereadable(path):
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:  # missing (no records) or unreadable (ledger.records raises): nothing to keep
+        return True
+
+
+def _read_back(path, project, found):
+    """The records with these (offset, id), read again from the ledger, in the given order."""
+    if not found:
+        return
+    with open(path, "rb") as f:
+        for offset, rec_id in found:
+            f.seek(offset)
+            try:
+                rec = json.loads(f.readline())
+            except (ValueError, RecursionError):
+                continue
+            if type(rec) is dict and rec.get("project") == project and rec.get("id") == rec_id:
+                yield rec
 
