@@ -7,7 +7,8 @@ Text to terms (the same function for the query and the records):
      "redis" and "를"); a Hangul, kana or Han run longer than 2 characters is cut into its
      overlapping 2-character pieces (bigrams, as CJK search engines do): Korean attaches
      particles and endings to words, and Japanese and Chinese have no spaces;
-  3. words shorter than MIN_LEN characters and English STOPWORDS are dropped;
+  3. words shorter than MIN_LEN characters and STOPWORDS (English function words, and the
+     pieces of Korean question and sentence endings) are dropped;
   4. ASCII words with a letter are stemmed with the Snowball English stemmer (snowballstemmer);
      other words (Korean, Japanese, accented Latin, ...) are kept as they are, because Snowball
      has no Korean stemmer and an English one must not touch other languages.
@@ -62,7 +63,10 @@ other ought our ours ourselves out over own re same shall shan she should should
 than that the their theirs them themselves then there these they this those through to too
 under until up upon us ve very was wasn we were weren what when where whether which while who
 whom whose why will with won would wouldn yes yet you your yours yourself yourselves
-""".split())
+""".split()) | frozenset(
+    # Korean: the 2-character pieces of the question and sentence endings (할까요, 되나요,
+    # 합니다, 있습니까, 하세요, 해요...), which every Korean question has and which say nothing
+    "까요 나요 가요 어요 해요 세요 니다 니까 습니 합니 할까 될까 되나 는지 는가 인가 한가".split())
 
 _HANGUL = "\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff"
 _KANA = "\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f"
@@ -202,9 +206,7 @@ class Scorer:
 
 def search_records(path, project, query, limit):
     """Up to `limit` records of `project` for `query`, best first (see the module docstring)."""
-    query_terms = terms(query)
-    if not query_terms:
-        return []
+    query_terms = terms(query)  # none (only stopwords): the pass still reads, and finds nothing
     scorer = Scorer(query_terms, keep_records=not _rereadable(path))
     for offset, rec in ledger.records(path, project):
         scorer.add(offset, rec)
