@@ -178,11 +178,11 @@ add() { # add PROJECT QUESTION [more flags...]
 @test "HARNESS_JUDGMENT_RANK=relevance opts a hook in; the flag wins; a bad value is a usage error" {
   add demo "Use Redis or Postgres for the job queue?" --id queue
   add demo "Export orders for accounting" --id export
-  HARNESS_JUDGMENT_RANK=relevance run "$LEDGER" recall --project demo --question "Which job queue?"
+  HARNESS_JUDGMENT_RANK=relevance run "$LEDGER" recall --project demo --question "Which job queue: Redis or Postgres?"
   [ "$status" -eq 0 ]
   [ "$(jq -r 'map(.mem_id) | join(" ")' <<<"$output")" = "judgment-ledger:queue" ]
-  HARNESS_JUDGMENT_RANK=relevance run "$LEDGER" recall --project demo --question "Which job queue?" --rank match
-  [ "$(jq length <<<"$output")" -eq 2 ]
+  HARNESS_JUDGMENT_RANK=relevance run "$LEDGER" recall --project demo --question "Which job queue: Redis or Postgres?" --rank match
+  [ "$(jq length <<<"$output")" -eq 2 ] # match: "or" is inside "orders" and "for"
   HARNESS_JUDGMENT_RANK=bm25 run --separate-stderr "$LEDGER" search --project demo --query queue
   [ "$status" -eq 1 ]
   [ -z "$output" ]
