@@ -10,7 +10,9 @@ Metrics at the 3-result cap, averaged over the questions that have a relevant de
   precision@3  relevant results among the first 3, divided by 3;
   ideal P@3    the best precision@3 possible: min(relevant decisions, 3) / 3;
   nDCG@3       gain 2^grade - 1, discount log2(rank + 1), divided by the ideal ordering's;
-  success@3    at least one relevant result among the first 3.
+  success@3    at least one relevant result among the first 3;
+  reachable    the ideal P@3 counting only the relevant decisions that share a term (judgment.rank)
+               with the question: the most any word-based ranking can find.
 For the questions with no relevant decision, `quiet` is the share that got no result at all.
 
     .venv/bin/python bench/rank_eval.py [--split dev|test|all] [--show]
@@ -35,6 +37,21 @@ def load():
     return json.loads((EVAL / "questions.json").read_text(encoding="utf-8"))
 
 
+def decisions(project, ledger=LEDGER):
+    with open(ledger, encoding="utf-8") as f:
+        return {r["id"]: r for r in map(json.loads, f) if r["project"] == project}
+
+
+def reachable(question, relevant, records):
+    """min(relevant decisions sharing a term with the question, 3) / 3."""
+    from judgment_toolkit.judgment import rank
+    wanted = set(rank.terms(question))
+    share = [i for i in relevant
+             if wanted & set(rank.terms(" ".join([records[i]["question"], records[i]["answer"],
+                                                   records[i]["rationale"], *records[i]["tags"]])))]
+    return min(len(share), CUT) / CUT
+
+
 def ranked_ids(project, question, mode, ledger=LEDGER):
     return [r["id"] for r in search.search(str(ledger), project, question, CUT, mode=mode)]
 
@@ -52,8 +69,10 @@ def scores(found, relevant):
 
 
 def evaluate(mode, split, data=None):
-    """{"questions", "answerable", "p@3", "ideal p@3", "ndcg@3", "success@3", "quiet", "runs"}."""
+    """{"questions", "answerable", "p@3", "ideal p@3", "ndcg@3", "success@3", "reachable p@3",
+    "quiet", "runs"}."""
     data = data or load()
+    records = decisions(data["project"])
     rows, quiet, unanswerable, runs = [], 0, 0, {}
     for q in data["questions"]:
         if split != "all" and q["split"] != split:
@@ -62,13 +81,13 @@ def evaluate(mode, split, data=None):
         found = ranked_ids(data["project"], q["question"], mode)
         runs[q["id"]] = found
         if relevant:
-            rows.append(scores(found, relevant))
+            rows.append(scores(found, relevant) + (reachable(q["question"], relevant, records),))
         else:
             unanswerable += 1
             quiet += not found
-    mean = [sum(col) / len(rows) for col in zip(*rows)] if rows else [0.0] * 4
+    mean = [sum(col) / len(rows) for col in zip(*rows)] if rows else [0.0] * 5
     return {"questions": len(rows) + unanswerable, "answerable": len(rows), "p@3": mean[0],
-            "ideal p@3": mean[1], "ndcg@3": mean[2], "success@3": mean[3],
+            "ideal p@3": mean[1], "ndcg@3": mean[2], "success@3": mean[3], "reachable p@3": mean[4],
             "quiet": quiet / unanswerable if unanswerable else 1.0, "runs": runs}
 
 
@@ -80,14 +99,15 @@ def main():
     data = load()
     splits = [args.split] if args.split else ["dev", "test"]
     print("| split | mode | questions (answerable) | P@3 | ideal P@3 | P@3 / ideal | nDCG@3 "
-          "| success@3 | quiet on unanswerable |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+          "| success@3 | quiet on unanswerable | reachable P@3 | P@3 / reachable |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for split in splits:
         for mode in search.MODES:
             r = evaluate(mode, split, data)
             print(f"| {split} | {mode} | {r['questions']} ({r['answerable']}) | {r['p@3']:.3f} "
                   f"| {r['ideal p@3']:.3f} | {r['p@3'] / r['ideal p@3']:.2f} | {r['ndcg@3']:.3f} "
-                  f"| {r['success@3']:.3f} | {r['quiet']:.2f} |")
+                  f"| {r['success@3']:.3f} | {r['quiet']:.2f} | {r['reachable p@3']:.3f} "
+                  f"| {r['p@3'] / r['reachable p@3']:.2f} |")
             if args.show:
                 for q in data["questions"]:
                     if q["id"] in r["runs"]:
