@@ -15,7 +15,7 @@ usage:
   judgment-card.sh should-issue --reason R [--floor-category C]
   judgment-card.sh validate CARD
   judgment-card.sh record-answer CARD --answer OPTION_ID --why TEXT --project P --session S
-  judgment-card.sh recall CARD --project P
+  judgment-card.sh recall CARD --project P [--rank match|relevance]
 USAGE
 }
 

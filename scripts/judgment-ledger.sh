@@ -16,8 +16,8 @@ usage() {
 usage:
   judgment-ledger.sh append --project P --question Q --answer A --card-ref REF
                             [--rationale TEXT] [--tags t1,t2] [--id ID]
-  judgment-ledger.sh search --project P --query TEXT [--limit N]    (N <= 3)
-  judgment-ledger.sh recall --project P --question TEXT
+  judgment-ledger.sh search --project P --query TEXT [--limit N] [--rank match|relevance]  (N <= 3)
+  judgment-ledger.sh recall --project P --question TEXT [--rank match|relevance]
 Ledger: $HARNESS_JUDGMENT_LEDGER, else .claude/state/judgment-ledger.jsonl under
 $HARNESS_PROJECT_ROOT, the git top level, or the current directory.
 USAGE

@@ -93,9 +93,10 @@ def append_to_ledger(path, card, answer, why, project):
     return None
 
 
-def recall(card, project, path=None):
-    """The card with similar_past_decisions replaced by the ledger's recall for its question."""
-    items = recall_mod.recall(path or ledger.default_path(), project, card["question"])
+def recall(card, project, path=None, mode="match"):
+    """The card with similar_past_decisions replaced by the ledger's recall for its question
+    (ranked by `mode`, see search.MODES)."""
+    items = recall_mod.recall(path or ledger.default_path(), project, card["question"], mode)
     merged = recall_mod.merge(card, items)
     problems = violations(merged)
     if problems:  # cannot happen for a valid card and recall items; checked, not assumed

@@ -38,8 +38,8 @@ def _err(tool, text):
     print(f"judgment-{tool}: {text}", file=sys.stderr)
 
 
-def _deps_ok(tool, command):
-    missing = deps.missing()
+def _deps_ok(tool, command, mode="match"):
+    missing = deps.missing(mode)
     if missing:
         _err(tool, f"{command}: missing Python dependencies ({', '.join(missing)}) in "
                    f"{sys.executable}; {deps.install_hint()}")
@@ -77,19 +77,21 @@ def _append(argv):
 
 
 def _read_args(tool, command, argv, text_field):
-    """Shared by search and recall: (project, text, limit) or None after printing the error."""
+    """Shared by search and recall: (project, text, limit, rank mode) or None after printing the error."""
+    from .search import rank_mode
     try:
-        _, values = parse(argv, ("project", text_field) + (("limit",) if text_field == "query" else ()))
+        _, values = parse(argv, ("project", text_field, "rank") + (("limit",) if text_field == "query" else ()))
         require(values, "project", text_field)
         if not values["project"]:
             raise UsageError("project", "must not be empty")
         limit = values.get("limit", "3")
         if not limit.isdigit() or int(limit) < 1:
             raise UsageError("limit", f"must be a positive integer, not {limit!r}")
+        mode = rank_mode(values.get("rank"))
     except UsageError as e:
         _err(tool, f"{command}: {e}")
         return None
-    return values["project"], values[text_field], int(limit)
+    return values["project"], values[text_field], int(limit), mode
 
 
 def _print_json(value, **kwargs):
@@ -111,12 +113,12 @@ def _unreadable(tool, command, error):
 
 def ledger_search(argv):
     args = _read_args("ledger", "search", argv, "query")
-    if args is None or not _deps_ok("ledger", "search"):
+    if args is None or not _deps_ok("ledger", "search", args[3]):
         return 1
     from . import ledger, search
-    project, query, limit = args
+    project, query, limit, mode = args
     try:
-        found = search.search(ledger.default_path(), project, query, limit)
+        found = search.search(ledger.default_path(), project, query, limit, mode)
     except OSError as e:
         return _unreadable("ledger", "search", e)
     for rec in found:
@@ -126,12 +128,12 @@ def ledger_search(argv):
 
 def ledger_recall(argv):
     args = _read_args("ledger", "recall", argv, "question")
-    if args is None or not _deps_ok("ledger", "recall"):
+    if args is None or not _deps_ok("ledger", "recall", args[3]):
         return 1
     from . import ledger, recall
-    project, question, _ = args
+    project, question, _, mode = args
     try:
-        items = recall.recall(ledger.default_path(), project, question)
+        items = recall.recall(ledger.default_path(), project, question, mode)
     except OSError as e:
         return _unreadable("ledger", "recall", e)
     _print_json(items, separators=(",", ":"))
@@ -156,15 +158,18 @@ def card_should_issue(argv):
     return code
 
 
-def _card_args(command, argv, fields):
+def _card_args(command, argv, fields, optional=()):
     try:
-        pos, values = parse(argv, fields, positionals=1)
+        pos, values = parse(argv, fields + optional, positionals=1)
         if not pos:
             raise UsageError(None, "missing CARD (path of a judgment-card.v1 JSON file)")
         require(values, *fields)
         for field in ("project", "session", "answer"):
             if field in values and not values[field]:
                 raise UsageError(field, "must not be empty")
+        if "rank" in optional:
+            from .search import rank_mode
+            values["rank"] = rank_mode(values.get("rank"))
     except UsageError as e:
         _err("card", f"{command}: {e}")
         return None
@@ -205,13 +210,13 @@ def card_record_answer(argv):
 
 
 def card_recall(argv):
-    args = _card_args("recall", argv, ("project",))
-    if args is None or not _deps_ok("card", "recall"):
+    args = _card_args("recall", argv, ("project",), optional=("rank",))
+    if args is None or not _deps_ok("card", "recall", args[1]["rank"]):
         return 1
     from . import card
     path, v = args
     try:
-        merged = card.recall(card.load_valid(path), v["project"])
+        merged = card.recall(card.load_valid(path), v["project"], mode=v["rank"])
     except card.CardError as e:
         _print_card_error(e)
         return 1
