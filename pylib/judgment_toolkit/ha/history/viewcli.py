@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 
+from judgment_toolkit.ha import runs
 from judgment_toolkit.ha.history import cursor, facts as factsmod, views
 from judgment_toolkit.ha.history.compare import Comparer
 from judgment_toolkit.ha.history.context import open_history
@@ -134,7 +135,7 @@ def run(goal_arg: str, argv, cwd: str | None = None) -> str:
                                "of this page walk")
 
     g = ctx.goal
-    now = views.Now(g.path, ctx.repo.head(), g.is_clean(ctx.rules), g.digest())
+    now = views.Now(g.path, *runs.snapshot(g, ctx.rules))
     inp = views.Input(store=ctx.store, key=key, basis=basis, facts=f, now=now, query=query,
                       chain_ok=ctx.chain.ok, since=since, since_text=args.since,
                       pos=page.pos if page is not None else (
