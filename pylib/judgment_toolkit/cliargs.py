@@ -22,6 +22,15 @@ class ArgError(Exception):
         self.arg = name if arg is None else arg  # the whole argument as given
 
 
+class HelpRequested(Exception):
+    """-h/--help stood where a flag may: the command line prints the usage of `command` on
+    stdout and exits 0."""
+
+    def __init__(self, command: str | None = None):
+        super().__init__(command)
+        self.command = command
+
+
 class Parsed:
     def __init__(self):
         self.values: dict = {}      # single flag -> str; repeatable flag -> [str, ...]

@@ -4,17 +4,13 @@ Rules: flags are `--name value` or `--name=value`; every flag may be given once;
 and stray arguments are errors. Flag names are field names with `_` spelled `-`, so an error can
 always name the field it concerns.
 """
-from ..cliargs import ArgError, scan
+from ..cliargs import ArgError, HelpRequested, scan
 
 
 class UsageError(Exception):
     def __init__(self, field, message):
         super().__init__(f"{field}: {message}" if field else message)
         self.field = field
-
-
-class HelpRequested(Exception):
-    """-h or --help stood where a flag may: print the command's usage, exit 0."""
 
 
 def flag_name(field):
