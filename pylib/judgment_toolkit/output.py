@@ -10,15 +10,26 @@ import sys
 
 
 def write(text: str, out=None) -> None:
-    """Write text as UTF-8 (flushing what went before through the text layer first)."""
+    """Write text as UTF-8 (flushing what went before through the text layer first). Text
+    that echoes an argument which was not UTF-8 gives those bytes back as they were given."""
     out = out or sys.stdout
     buffer = getattr(out, "buffer", None)
     if buffer is None:  # a StringIO in a test
         out.write(text)
         return
     out.flush()
-    buffer.write(text.encode("utf-8"))
+    buffer.write(encode(text))
     buffer.flush()
+
+
+def encode(text: str) -> bytes:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:  # \udcXX from argv bytes: the original bytes; else escaped
+        try:
+            return text.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:
+            return text.encode("utf-8", "backslashreplace")
 
 
 def dumps(value, indent=None) -> str:

@@ -26,7 +26,7 @@ def append(given, path=None):
         rec = record.build(given)
     except record.RecordError as e:
         raise Rejected(str(e)) from None
-    find = (lambda f: ledger.find_id(f, rec["id"])) if "id" in given else None
+    find = (lambda fd, size: ledger.find_id(fd, size, rec["id"])) if "id" in given else None
     found = ledger.append(path or ledger.default_path(), record.to_line(rec), find=find)
     if found is None:
         return rec, True
