@@ -96,6 +96,17 @@ def scan(argv, single=(), multi=(), switches=(), *, max_positional=None, dashdas
     return p
 
 
+def exit_codes_text(rows) -> str:
+    """The `exit codes:` block of a --help text from [(code, meaning)], wrapped at 79
+    columns; Markdown backticks (the docs print the same tables) are dropped."""
+    import textwrap
+    out = ["exit codes:\n"]
+    for code, meaning in rows:
+        out.append(textwrap.fill(meaning.replace("`", ""), 79, initial_indent=f"  {code:<4}",
+                                 subsequent_indent=" " * 6) + "\n")
+    return "".join(out)
+
+
 def is_utf8(text: str) -> bool:
     """False for text decoded from argv bytes that are not UTF-8 (lone surrogates)."""
     try:

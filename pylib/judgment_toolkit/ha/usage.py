@@ -40,12 +40,12 @@ HISTORY_CODES = {
                        "invalid_relation", "correction_conflict", "request_conflict",
                        "not_started", "run_record_broken", "history_corrupt",
                        "history_unsupported", "history_unreadable", "write_uncertain"),
-    "ha history view": ("invalid_input", "limit_exceeded", "not_started", "history_corrupt",
+    "ha history current|list|show": ("invalid_input", "limit_exceeded", "not_started", "history_corrupt",
                         "unknown_event", "cursor_invalid", "cursor_stale", "cursor_mismatch",
                         "history_unsupported", "history_unreadable"),
 }
 HISTORY_OK = {"ha history add": "stored, or replayed (the same request id and decision)",
-              "ha history view": "the view printed (`history: absent` when there is no store)"}
+              "ha history current|list|show": "the view printed (`history: absent` when there is no store)"}
 
 
 def table(command: str) -> list[tuple[int, str]]:
@@ -60,8 +60,8 @@ def table(command: str) -> list[tuple[int, str]]:
 
 
 def table_text(command: str) -> str:
-    return "exit codes:\n" + "".join(f"  {code:<3} {text.replace('`', '')}\n"
-                                     for code, text in table(command))
+    from ..cliargs import exit_codes_text
+    return exit_codes_text(table(command))
 
 
 TOP = """\
@@ -134,10 +134,10 @@ def text(command: str) -> str:
         return TOP + table_text("ha")
     if command == "ha history":
         return HISTORY + table_text("ha history add").replace(
-            "exit codes:", "exit codes (add):") + table_text("ha history view").replace(
+            "exit codes:", "exit codes (add):") + table_text("ha history current|list|show").replace(
             "exit codes:", "exit codes (current, list, show):")
     if command == "ha history add":
         return ADD + table_text("ha history add")
     if command in ("ha history current", "ha history list", "ha history show"):
-        return VIEW + table_text("ha history view")
+        return VIEW + table_text("ha history current|list|show")
     return SYNOPSIS[command] + table_text(command)

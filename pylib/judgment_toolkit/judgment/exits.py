@@ -78,9 +78,5 @@ TABLES = {
 
 def table_text(command):
     """The exit-code lines of a usage text."""
-    rows = TABLES[command]
-    return "exit codes:\n" + "".join(f"  {code:<3} {_plain(text)}\n" for code, text in rows)
-
-
-def _plain(text):
-    return text.replace("`", "")
+    from ..cliargs import exit_codes_text
+    return exit_codes_text(TABLES[command])

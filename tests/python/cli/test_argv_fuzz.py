@@ -161,9 +161,9 @@ def test_history_view_flags_and_show_ids(started):
                 argv = [b"history", goal.encode(), view, flag.encode(), value]
                 if view == b"show" and flag != "--request-id":
                     argv.append(b"D1")
-                assert_documented("ha history view", call("ha", argv, repo))
+                assert_documented("ha history current|list|show", call("ha", argv, repo))
     for value in VALUES:
-        assert_documented("ha history view", call("ha", [b"history", goal.encode(), b"show",
+        assert_documented("ha history current|list|show", call("ha", [b"history", goal.encode(), b"show",
                                                           value], repo))
 
 

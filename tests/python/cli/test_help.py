@@ -55,7 +55,7 @@ def test_help_on_stdout_exit_0(tmp_path, script, argv, flags, codes, flag):
         assert name in r.stdout, name
     listed = r.stdout.split("exit codes", 1)[1]
     for code in codes:
-        assert f"\n  {code} " in listed, code
+        assert f"\n  {code:<4}" in listed, code
 
 
 def test_help_wins_over_the_rest_of_the_line(tmp_path):
