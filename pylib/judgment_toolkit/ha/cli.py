@@ -48,7 +48,7 @@ def cmd_capabilities(argv, out):
     if argv:
         raise HaError(f"capabilities: unexpected argument {argv[0]!r}", USAGE)
     from . import capabilities
-    out.write(capabilities.render())
+    output.write(capabilities.render(), out)
     return 0
 
 
@@ -62,8 +62,8 @@ def cmd_start(argv, out):
     done = start.start(g, args.values["--request"],
                        args.values.get("--rules", runs.DEFAULT_RULES))
     rec = done.record
-    out.write(f"started: seq {done.seq}, base {rec['base_commit'][:12]}, "
-              f"rules {rec['rules']}\n")
+    output.write(f"started: seq {done.seq}, base {rec['base_commit'][:12]}, "
+                 f"rules {rec['rules']}\n", out)
     return 0
 
 
@@ -90,8 +90,7 @@ def cmd_check(argv, out):
         rec = done.record
         extra = "" if rec["result"] == "pass" else \
             f", exit {'none' if rec['exit'] is None else rec['exit']}, log {rec['output_path']}"
-        out.write(f"{target.label} check {rec['result']} (seq {done.seq}{extra})\n")
-        out.flush()
+        output.write(f"{target.label} check {rec['result']} (seq {done.seq}{extra})\n", out)
         results.append(rec["result"])
 
     check.check(g, args.positional[1:], timeout=timeout, report=report)
@@ -105,7 +104,7 @@ def cmd_status(argv, out):
         raise HaError(f"status: --format must be md or json, not {fmt!r}", USAGE)
     from . import status
     g = _open_goal(args.positional[0])
-    out.write(status.render(status.collect(g), fmt))
+    output.write(status.render(status.collect(g), fmt), out)
     return 0
 
 
@@ -141,7 +140,7 @@ def main(argv=None) -> int:
             return 0 if argv else USAGE
         if argv[0] == "--version":
             from . import HA_VERSION
-            out.write(f"ha {HA_VERSION}\n")
+            output.write(f"ha {HA_VERSION}\n", out)
             return 0
         command = COMMANDS.get(argv[0])
         if command is None:
