@@ -2,7 +2,7 @@
 # Installs what the toolkit needs, idempotently.
 #
 #   bash scripts/setup.sh --runtime   .venv with the project (editable) and its runtime
-#                                     dependencies only (jsonschema, python-ulid): what
+#                                     dependencies only (pyproject's dependencies): what
 #                                     scripts/demo.sh and the entry points need
 #   bash scripts/setup.sh             the runtime, then the test set-up: everything the tests
 #                                     call (pytest and pipx from the test extra, bats from npm)
@@ -18,7 +18,7 @@ install_runtime() {
   if [[ ! -x .venv/bin/python ]]; then
     python3 -m venv .venv
   fi
-  if ! .venv/bin/python -c 'import jsonschema, ulid, judgment_toolkit' 2>/dev/null \
+  if ! .venv/bin/python -c 'import jsonschema, ulid, snowballstemmer, judgment_toolkit' 2>/dev/null \
      || [[ pyproject.toml -nt .venv/.installed-runtime ]]; then
     pip_install -e .
     touch .venv/.installed-runtime

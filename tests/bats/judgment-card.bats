@@ -7,7 +7,7 @@ load helpers
 setup() {
   export HOME="$BATS_TEST_TMPDIR/home"
   mkdir -p "$HOME"
-  unset HARNESS_PROJECT_ROOT HARNESS_PYTHON HARNESS_MEM_HOME HARNESS_MEM_HOST HARNESS_MEM_PORT \
+  unset HARNESS_PROJECT_ROOT HARNESS_PYTHON HARNESS_JUDGMENT_RANK HARNESS_MEM_HOME HARNESS_MEM_HOST HARNESS_MEM_PORT \
     HARNESS_MEM_ADMIN_TOKEN HARNESS_MEM_PLATFORM
   export HARNESS_JUDGMENT_LEDGER="$BATS_TEST_TMPDIR/ledger.jsonl"
   CARD_FILE="$BATS_TEST_TMPDIR/card.json"
@@ -186,6 +186,20 @@ body() { json_eval "(lambda b: $1)(loads(d['body']))" "$SERVER_DIR/request.json"
   printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/merged.json"
   run "$CARD" validate "$BATS_TEST_TMPDIR/merged.json"
   [ "$status" -eq 0 ]
+}
+
+@test "recall --rank relevance fills similar_past_decisions with the decisions that share words" {
+  "$LEDGER" append --project demo --question "Postgres job queue: SKIP LOCKED or advisory locks?" \
+    --answer "skip locked" --card-ref c1 --id locks
+  "$LEDGER" append --project demo --question "Which eviction policy for the session store?" \
+    --answer lru --card-ref c2 --id eviction
+  run "$CARD" recall "$CARD_FILE" --project demo --rank relevance
+  [ "$status" -eq 0 ]
+  [ "$(jq -r '.similar_past_decisions | map(.mem_id) | join(" ")' <<<"$output")" = "judgment-ledger:locks" ]
+  HARNESS_JUDGMENT_RANK=relevance run "$CARD" recall "$CARD_FILE" --project demo
+  [ "$(jq '.similar_past_decisions | length' <<<"$output")" -eq 1 ]
+  run "$CARD" recall "$CARD_FILE" --project demo
+  [ "$(jq -r '.similar_past_decisions[0].mem_id' <<<"$output")" = "judgment-ledger:eviction" ]
 }
 
 @test "recall gives an empty array when nothing matches" {

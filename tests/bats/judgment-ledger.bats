@@ -7,7 +7,7 @@ load helpers
 setup() {
   export HOME="$BATS_TEST_TMPDIR/home"
   mkdir -p "$HOME"
-  unset HARNESS_PROJECT_ROOT HARNESS_PYTHON
+  unset HARNESS_PROJECT_ROOT HARNESS_PYTHON HARNESS_JUDGMENT_RANK
   export HARNESS_JUDGMENT_LEDGER="$BATS_TEST_TMPDIR/state/ledger.jsonl"
 }
 
@@ -172,6 +172,38 @@ add() { # add PROJECT QUESTION [more flags...]
   [ "$(json_eval 'd[1]["outcome"]' <<<"$output")" = "recorded" ]
   run "$LEDGER" recall --project other --question "pick the queue"
   [ "$output" = "[]" ]
+}
+
+@test "search --rank relevance: whole words, stems, best first; match stays the default" {
+  add demo "Export the report nightly?" --id export
+  add demo "Plan the downtime for the upgrade" --id downtime
+  add demo "Cache the product pages at the edge?" --id cache
+  run "$LEDGER" search --project demo --query "caching pages?" --rank relevance
+  [ "$status" -eq 0 ]
+  [ "${#lines[@]}" -eq 1 ]
+  [ "$(jq -r .id <<<"$output")" = cache ]
+  run "$LEDGER" search --project demo --query "port or downtime?" --rank relevance
+  [ "$(jq -r .id <<<"$output")" = downtime ]
+  run "$LEDGER" search --project demo --query "port or downtime?"
+  [ "${#lines[@]}" -eq 2 ] # match: "port" is inside "export" and "report"
+  [ "$(jq -r .id <<<"${lines[0]}")" = export ]
+}
+
+@test "HARNESS_JUDGMENT_RANK=relevance opts a hook in; the flag wins; a bad value is a usage error" {
+  add demo "Use Redis or Postgres for the job queue?" --id queue
+  add demo "Export orders for accounting" --id export
+  HARNESS_JUDGMENT_RANK=relevance run "$LEDGER" recall --project demo --question "Which job queue: Redis or Postgres?"
+  [ "$status" -eq 0 ]
+  [ "$(jq -r 'map(.mem_id) | join(" ")' <<<"$output")" = "judgment-ledger:queue" ]
+  HARNESS_JUDGMENT_RANK=relevance run "$LEDGER" recall --project demo --question "Which job queue: Redis or Postgres?" --rank match
+  [ "$(jq length <<<"$output")" -eq 2 ] # match: "or" is inside "orders" and "for"
+  HARNESS_JUDGMENT_RANK=bm25 run --separate-stderr "$LEDGER" search --project demo --query queue
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  [ "$stderr" = "judgment-ledger: search: rank: HARNESS_JUDGMENT_RANK must be match or relevance, not 'bm25'" ]
+  run --separate-stderr "$LEDGER" recall --project demo --question q --rank fuzzy
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "judgment-ledger: recall: rank: must be match or relevance, not 'fuzzy'" ]
 }
 
 @test "recall cuts a long question to 117 characters plus ..." {

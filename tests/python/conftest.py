@@ -26,16 +26,17 @@ def git(cwd, *args, check=True):
                           capture_output=True, text=True)
 
 
-def run_script(name, *args, cwd=None, env=None, input=None):
-    """Run scripts/<name> as a user would; returns CompletedProcess with text output."""
+def run_script(name, *args, cwd=None, env=None, input=None, timeout=None):
+    """Run scripts/<name> as a user would; returns CompletedProcess with text output.
+    `timeout` is only a safety net against a hang, never an assertion about speed."""
     full_env = dict(os.environ, **GIT_ENV)
     full_env.update(env or {})
     return subprocess.run([str(SCRIPTS / name), *map(str, args)], cwd=cwd, env=full_env,
-                          input=input, capture_output=True, text=True)
+                          input=input, capture_output=True, text=True, timeout=timeout)
 
 
-def ha(*args, cwd, env=None, input=None):
-    return run_script("ha", *args, cwd=cwd, env=env, input=input)
+def ha(*args, cwd, env=None, input=None, timeout=None):
+    return run_script("ha", *args, cwd=cwd, env=env, input=input, timeout=timeout)
 
 
 @pytest.fixture

@@ -85,10 +85,11 @@ def record_answer(path, card, answer, why, project, session, env=None, err=None)
     return {"ledger": rec, "harness_mem": outcome}
 
 
-def recall(card, project, path=None):
-    """The card with similar_past_decisions replaced by the ledger's recall for its question."""
+def recall(card, project, path=None, mode="match"):
+    """The card with similar_past_decisions replaced by the ledger's recall for its question
+    (ranked by `mode`, see search.MODES)."""
     from . import ledger, recall as recall_mod
-    items = recall_mod.recall(path or ledger.default_path(), project, card["question"])
+    items = recall_mod.recall(path or ledger.default_path(), project, card["question"], mode)
     merged = recall_mod.merge(card, items)
     problems = violations(merged)
     if problems:  # cannot happen for a valid card and recall items; checked, not assumed

@@ -73,8 +73,8 @@ def _err(tool, text):
     print(f"{tool}: {text}", file=sys.stderr, flush=True)
 
 
-def _deps_ok(tool, command):
-    missing = deps.missing()
+def _deps_ok(tool, command, mode="match"):
+    missing = deps.missing(mode)
     if missing:
         _err(tool, f"{command}: missing Python dependencies ({', '.join(missing)}) in "
                    f"{sys.executable}; {deps.install_hint()}")
@@ -101,19 +101,22 @@ def ledger_append(argv):
 
 
 def _read_args(command, argv, text_field):
-    """Shared by search and recall: (project, text, limit) or None after printing the error."""
+    """Shared by search and recall: (project, text, limit, rank mode) or None after printing
+    the error."""
+    from .search import rank_mode
     try:
-        _, values = parse(argv, ("project", text_field) + (("limit",) if text_field == "query" else ()))
+        _, values = parse(argv, ("project", text_field, "rank") + (("limit",) if text_field == "query" else ()))
         require(values, "project", text_field)
         if not values["project"]:
             raise UsageError("project", "must not be empty")
         limit = values.get("limit", "3")
         if not whole_number(limit):
             raise UsageError("limit", f"must be a positive integer, not {limit!r}")
+        mode = rank_mode(values.get("rank"))
     except UsageError as e:
         _err(LEDGER, f"{command}: {e}")
         return None
-    return values["project"], values[text_field], whole_number(limit)
+    return values["project"], values[text_field], whole_number(limit), mode
 
 
 def _unreadable(tool, command, error):
@@ -125,12 +128,12 @@ def ledger_search(argv):
     args = _read_args("search", argv, "query")
     if args is None:
         return exits.USAGE
-    if not _deps_ok(LEDGER, "search"):
+    if not _deps_ok(LEDGER, "search", args[3]):
         return exits.NO_DEPS
     from . import ledger, search
-    project, query, limit = args
+    project, query, limit, mode = args
     try:
-        found = search.search(ledger.default_path(), project, query, limit)
+        found = search.search(ledger.default_path(), project, query, limit, mode)
     except OSError as e:
         return _unreadable(LEDGER, "search", e)
     for rec in found:
@@ -142,12 +145,12 @@ def ledger_recall(argv):
     args = _read_args("recall", argv, "question")
     if args is None:
         return exits.USAGE
-    if not _deps_ok(LEDGER, "recall"):
+    if not _deps_ok(LEDGER, "recall", args[3]):
         return exits.NO_DEPS
     from . import ledger, recall
-    project, question, _ = args
+    project, question, _, mode = args
     try:
-        items = recall.recall(ledger.default_path(), project, question)
+        items = recall.recall(ledger.default_path(), project, question, mode)
     except OSError as e:
         return _unreadable(LEDGER, "recall", e)
     output.print_json(items)
@@ -171,15 +174,18 @@ def card_should_issue(argv):
     return code
 
 
-def _card_args(command, argv, fields, switches=()):
+def _card_args(command, argv, fields, switches=(), optional=()):
     try:
-        pos, values = parse(argv, fields, positionals=1, switches=switches)
+        pos, values = parse(argv, fields + optional, positionals=1, switches=switches)
         if not pos:
             raise UsageError(None, "missing CARD (path of a judgment-card.v1 JSON file)")
         require(values, *fields)
         for field in ("project", "session", "answer"):
             if field in values and not values[field]:
                 raise UsageError(field, "must not be empty")
+        if "rank" in optional:
+            from .search import rank_mode
+            values["rank"] = rank_mode(values.get("rank"))
     except UsageError as e:
         _err(CARD, f"{command}: {e}")
         return None
@@ -227,15 +233,15 @@ def card_record_answer(argv):
 
 
 def card_recall(argv):
-    args = _card_args("recall", argv, ("project",))
+    args = _card_args("recall", argv, ("project",), optional=("rank",))
     if args is None:
         return exits.USAGE
-    if not _deps_ok(CARD, "recall"):
+    if not _deps_ok(CARD, "recall", args[1]["rank"]):
         return exits.NO_DEPS
     from . import card
     path, v = args
     try:
-        merged = card.recall(card.load_valid(path), v["project"])
+        merged = card.recall(card.load_valid(path), v["project"], mode=v["rank"])
     except card.CardError as e:
         _print_card_error(e)
         return exits.INVALID

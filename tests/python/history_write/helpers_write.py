@@ -10,6 +10,7 @@ import pytest
 from conftest import GIT_ENV, git, ha  # noqa: F401  (tests/python/conftest.py)
 
 GOAL = "docs/specs/empty-input"
+SAFETY_NET = 120  # seconds: a subprocess timeout against hangs, never an assertion on speed
 
 
 def git_common_dir(repo) -> Path:
@@ -32,7 +33,7 @@ def events(repo, goal=GOAL) -> list:
 
 
 def add(repo, *args, goal=GOAL, input=None, env=None):
-    return ha("history", goal, "add", *args, cwd=repo, input=input, env=env)
+    return ha("history", goal, "add", *args, cwd=repo, input=input, env=env, timeout=SAFETY_NET)
 
 
 def receipt(proc) -> dict:

@@ -103,7 +103,7 @@ def test_the_wheel_holds_one_package_the_schemas_and_three_scripts(wheel):
         assert f"{tool} = {target}" in entry_points
     requires = sorted(line.split(":", 1)[1].strip() for line in metadata.splitlines()
                       if line.startswith("Requires-Dist:") and "extra ==" not in line)
-    assert requires == ["jsonschema>=4", "python-ulid>=2"]
+    assert requires == ["jsonschema>=4", "python-ulid>=2", "snowballstemmer>=2.2"]
 
 
 def test_site_packages_has_no_bare_ha_or_judgment(installed):
@@ -115,7 +115,7 @@ def test_site_packages_has_no_bare_ha_or_judgment(installed):
     listed = sh(installed / "python", "-m", "pip", "list", "--format=json").stdout
     packages = {p["name"].lower() for p in json.loads(listed)}
     assert "pytest" not in packages and "pipx" not in packages  # runtime dependencies only
-    assert {"jsonschema", "python-ulid", "judgment-toolkit"} <= packages
+    assert {"jsonschema", "python-ulid", "snowballstemmer", "judgment-toolkit"} <= packages
 
 
 def new_user_session(bin_dir, tmp):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 
 from . import model
+from .. import runs
 from ..errors import HaError
 from .errors import HistoryError, limit_exceeded, unreadable
 
@@ -92,8 +93,7 @@ def add(goal_arg: str, decision: dict, request_id: str | None, out=None) -> str:
         names: dict = {}
         observed = [observe(ev, ctx, names) for ev in decision.get("evidence", ())]
         context = {"start": ctx.start_key, "run_head": ctx.chain.head, "goal": ctx.goal.path,
-                   "commit": ctx.repo.head(), "tree_clean": ctx.goal.is_clean(ctx.rules),
-                   "spec_digest": ctx.goal.digest(), "evidence": observed}
+                   **runs.snapshot(ctx.goal, ctx.rules).fields(), "evidence": observed}
         seq = count + 1
         line = model.event_line(seq, scan.head_sha256, request_id, at, decision, context)
         if len(line) > model.LINE_MAX:

@@ -3,6 +3,11 @@
 --input refuses, with invalid_input: invalid UTF-8 (and a BOM), duplicate keys, keys that
 differ only in case, NaN/Infinity, trailing data, lone surrogates; with limit_exceeded: more
 than INPUT_MAX bytes or nesting deeper than INPUT_DEPTH_MAX.
+
+Every check is one pass over the input (bench/input_checks.py prints the figures): the depth
+scan reads each byte once (a string token never backtracks: an unterminated one simply runs
+to the end), and integers are read by model.json_int, which never converts more digits than a
+seq can have (no quadratic conversion, no Python int digit limit).
 """
 from __future__ import annotations
 
@@ -10,10 +15,11 @@ import json
 import re
 
 from .errors import invalid_input, limit_exceeded
-from .model import INPUT_DEPTH_MAX, INPUT_MAX
+from .model import INPUT_DEPTH_MAX, INPUT_MAX, json_int
 
-_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
-_BRACKETS = re.compile(rb"[\[\]{}]")
+# One token per match, left to right: a string (its closing quote optional, so a match never
+# fails and is never retried from a later quote), or a bracket.
+_TOKENS = re.compile(rb'"(?:[^"\\]+|\\.)*"?|[\[\]{}]', re.S)
 
 
 class DupDict(dict):
@@ -50,11 +56,12 @@ def _no_constant(name):
 def depth(data: bytes) -> int:
     """Deepest nesting of arrays/objects, counted without recursion (strings skipped)."""
     level = deepest = 0
-    for m in _BRACKETS.finditer(_STRINGS.sub(b"", data)):
-        if m.group() in (b"[", b"{"):
+    for m in _TOKENS.finditer(data):
+        c = m.group()[:1]
+        if c in b"[{":
             level += 1
             deepest = max(deepest, level)
-        else:
+        elif c != b'"':
             level -= 1
     return deepest
 
@@ -86,7 +93,8 @@ def parse_input(data: bytes):
         raise invalid_input(f"--input is not valid UTF-8 (byte {exc.start})") from None
     if depth(data) > INPUT_DEPTH_MAX:
         raise limit_exceeded(f"--input nests deeper than {INPUT_DEPTH_MAX} levels")
-    decoder = json.JSONDecoder(object_pairs_hook=_pairs_strict, parse_constant=_no_constant)
+    decoder = json.JSONDecoder(object_pairs_hook=_pairs_strict, parse_constant=_no_constant,
+                               parse_int=json_int)
     start = len(text) - len(text.lstrip(" \t\r\n"))
     try:
         obj, end = decoder.raw_decode(text, start)
@@ -95,8 +103,6 @@ def parse_input(data: bytes):
                             f"column {exc.colno}") from None
     except RecursionError:
         raise limit_exceeded(f"--input nests deeper than {INPUT_DEPTH_MAX} levels") from None
-    except ValueError as exc:  # e.g. an integer longer than Python converts
-        raise invalid_input(f"--input is not JSON: {exc}") from None
     if text[end:].strip(" \t\r\n"):
         raise invalid_input("--input has data after the JSON value")
     _check_strings(obj)
@@ -105,7 +111,7 @@ def parse_input(data: bytes):
 
 def loads_marking(raw: bytes):
     """Parse a stored line; objects with repeated keys come back as DupDict."""
-    return json.loads(raw, object_pairs_hook=_pairs_marking)
+    return json.loads(raw, object_pairs_hook=_pairs_marking, parse_int=json_int)
 
 
 def has_duplicates(obj) -> bool:

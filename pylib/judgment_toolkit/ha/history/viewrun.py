@@ -4,6 +4,7 @@ viewcli parses the command line into `Args` and calls `view`.
 """
 from __future__ import annotations
 
+from judgment_toolkit.ha import runs
 from judgment_toolkit.ha.history import cursor, facts as factsmod, views
 from judgment_toolkit.ha.history.compare import Comparer
 from judgment_toolkit.ha.history.context import open_history
@@ -37,7 +38,7 @@ def view(goal_arg: str, args, cwd: str | None = None) -> str:
                                "of this page walk")
 
     g = ctx.goal
-    now = views.Now(g.path, ctx.repo.head(), g.is_clean(ctx.rules), g.digest())
+    now = views.Now(g.path, *runs.snapshot(g, ctx.rules))
     inp = views.Input(store=ctx.store, key=key, basis=basis, facts=f, now=now, query=query,
                       chain_ok=ctx.chain.ok, since=since, since_text=args.since,
                       pos=page.pos if page is not None else (
