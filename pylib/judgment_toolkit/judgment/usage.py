@@ -17,14 +17,14 @@ content is not written again (exit 0); other content under it is rejected (exit 
 Fail-open: an I/O problem is one `append skipped (...)` line on stderr and exit 0.
 """,
     "judgment-ledger search": """\
-usage: judgment-ledger search --project P --query TEXT [--limit N]
+usage: judgment-ledger search --project P --query TEXT [--limit N] [--rank match|relevance]
 Print up to N (default 3, at most 3) of the project's records, best first, one JSON
-line each.
+line each. --rank (or HARNESS_JUDGMENT_RANK) chooses the ranking; match is the default.
 """,
     "judgment-ledger recall": """\
-usage: judgment-ledger recall --project P --question TEXT
+usage: judgment-ledger recall --project P --question TEXT [--rank match|relevance]
 Print the project's past decisions similar to the question as one JSON array of
-judgment-card.v1 similar_past_decisions items (at most 3).
+judgment-card.v1 similar_past_decisions items (at most 3), ranked as search ranks.
 """,
     "judgment-card should-issue": """\
 usage: judgment-card should-issue --reason R [--floor-category C]
@@ -43,7 +43,7 @@ append (both fail-open). --json prints {"ledger": <the stored record or null>,
 "harness_mem": "recorded" | "unreachable" | "not_configured"} as one line.
 """,
     "judgment-card recall": """\
-usage: judgment-card recall CARD --project P
+usage: judgment-card recall CARD --project P [--rank match|relevance]
 Print the card (pretty JSON) with similar_past_decisions filled from the ledger.
 """,
 }
@@ -53,8 +53,8 @@ TOP = {
 usage: judgment-ledger append|search|recall ARGS...   (judgment-ledger SUBCOMMAND --help)
   judgment-ledger append --project P --question Q --answer A --card-ref REF
                          [--rationale TEXT] [--tags t1,t2] [--id ID] [--json]
-  judgment-ledger search --project P --query TEXT [--limit N]    (N <= 3)
-  judgment-ledger recall --project P --question TEXT
+  judgment-ledger search --project P --query TEXT [--limit N] [--rank match|relevance]
+  judgment-ledger recall --project P --question TEXT [--rank match|relevance]
 """,
     "judgment-card": """\
 usage: judgment-card should-issue|validate|record-answer|recall ARGS...
@@ -62,7 +62,7 @@ usage: judgment-card should-issue|validate|record-answer|recall ARGS...
   judgment-card should-issue --reason R [--floor-category C]
   judgment-card validate CARD
   judgment-card record-answer CARD --answer OPTION_ID --why TEXT --project P --session S [--json]
-  judgment-card recall CARD --project P
+  judgment-card recall CARD --project P [--rank match|relevance]
 """,
 }
 

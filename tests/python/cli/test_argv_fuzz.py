@@ -58,8 +58,8 @@ def started(repo, goal):
 LEDGER_FLAGS = {
     "judgment-ledger append": ["--project", "--question", "--answer", "--card-ref",
                                "--rationale", "--tags", "--id"],
-    "judgment-ledger search": ["--project", "--query", "--limit"],
-    "judgment-ledger recall": ["--project", "--question"],
+    "judgment-ledger search": ["--project", "--query", "--limit", "--rank"],
+    "judgment-ledger recall": ["--project", "--question", "--rank"],
 }
 
 
@@ -104,7 +104,8 @@ def test_card_flags(tmp_path):
         "judgment-card record-answer": (
             [b"record-answer", card], ["--answer", "--why", "--project", "--session"],
             {"--answer": b"postgres", "--why": b"w", "--project": b"p", "--session": b"s"}),
-        "judgment-card recall": ([b"recall", card], ["--project"], {"--project": b"p"}),
+        "judgment-card recall": ([b"recall", card], ["--project", "--rank"],
+                                 {"--project": b"p", "--rank": b"match"}),
     }
     for command, (head, flags, base) in forms.items():
         for value in VALUES:
