@@ -22,3 +22,8 @@ def missing(rank_mode="match"):
 def install_hint():
     return (f"run bash scripts/setup.sh, or: {sys.executable} -m pip install "
             + " ".join(dict(REQUIRED, **RANKING).values()))
+
+
+class MissingResource(RuntimeError):
+    """A file that ships inside the package (a schema) is not there: a broken installation, a
+    bug of the packaging, never an I/O problem to be skipped over (exit 70)."""

@@ -8,7 +8,6 @@ import uuid
 
 from judgment_toolkit.jsonutil import compact_bytes, utc_now
 
-from . import schema
 from .args import flag_name
 
 # Fields the caller may give; the others have defaults or are generated.
@@ -37,6 +36,7 @@ def build(given, now=None):
     }
     for field, value in given.items():
         values[field] = split_tags(value) if field == "tags" else value
+    from . import schema  # jsonschema: only the paths that validate pay for it
     problems = [(f, "not valid UTF-8") for f, v in values.items() if not _is_utf8(v)]
     if problems:
         raise RecordError(problems)
@@ -48,6 +48,7 @@ def build(given, now=None):
 
 
 def validate(record):
+    from . import schema
     problems = []
     for error in schema.errors(schema.LEDGER, record):
         if error.validator == "required":

@@ -10,7 +10,8 @@ A command line ending in a backslash continues on the next line.
 
 Every transcript of one document runs in order, as `bash -c`, in one fresh sandbox (a git
 repository holding the fixture goal at docs/specs/empty-input, committed with a fixed
-author and date; `scripts/` on PATH and reachable as `scripts/`; HOME, the ledger and
+author and date; `scripts/` on PATH and reachable as `scripts/`, then the installed console
+scripts of the test venv; HOME, the ledger and
 harness-mem inside the sandbox; the ledger's `.claude/` and `*.json` files at the top are
 git-ignored there), so later examples see what earlier ones did.
 
@@ -45,6 +46,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -192,7 +194,10 @@ class Sandbox:
         home = tmp / "home"
         home.mkdir()
         self.env = {
-            "PATH": f"{SCRIPTS}:{os.environ.get('PATH', '/usr/bin:/bin')}",
+            # scripts/ first; then the test venv's bin, which holds the installed console
+            # scripts (judgment-ledger, judgment-card, ha) that README's Install section runs
+            "PATH": f"{SCRIPTS}:{Path(sys.executable).parent}:"
+                    f"{os.environ.get('PATH', '/usr/bin:/bin')}",
             "HOME": str(home), "TZ": "UTC", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8",
             "GIT_AUTHOR_NAME": "Doc Example", "GIT_AUTHOR_EMAIL": "doc@example.invalid",
             "GIT_COMMITTER_NAME": "Doc Example", "GIT_COMMITTER_EMAIL": "doc@example.invalid",

@@ -164,18 +164,41 @@ def test_ledger_failure_is_fail_open(tmp_path, card_path):
     assert line.startswith("judgment-ledger: append skipped (")
 
 
-@pytest.mark.parametrize("question", ["Null\u0000inside?", "Lone \ud800 surrogate?"])
-def test_a_question_no_command_line_can_carry_is_a_skip_not_a_crash(tmp_path, question):
-    # Valid JSON, valid card; but a NUL or a lone surrogate cannot be passed as an argument
-    # to judgment-ledger.sh append. That append is fail-open: one skip line, exit 0.
+def test_a_question_no_command_line_could_carry_is_recorded(tmp_path):
+    # The append is in-process now (issue 10 item 5): a NUL, valid in JSON and UTF-8, reaches
+    # the ledger; no argument list is involved.
     path = tmp_path / "card.json"
-    path.write_text(json.dumps(dict(CARD, question=question)), encoding="ascii")
+    path.write_text(json.dumps(dict(CARD, question="Null\u0000inside?")), encoding="ascii")
+    env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl")
+    r = card(*args(path), env=env)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "", "")
+    [stored] = records(tmp_path / "l.jsonl")
+    assert stored["question"] == "Null\u0000inside?"
+
+
+def test_a_lone_surrogate_question_is_rejected_by_the_ledger_not_a_crash(tmp_path):
+    # Valid JSON, valid card, but not encodable as UTF-8: the ledger rejects the record (its
+    # one line on stderr); record-answer itself still exits 0 (the append is fail-open).
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(dict(CARD, question="Lone \ud800 surrogate?")), encoding="ascii")
     env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl")
     r = card(*args(path), env=env)
     assert (r.returncode, r.stdout) == (0, "")
-    [line] = r.stderr.splitlines()
-    assert line.startswith("judgment-ledger: append skipped (") and line.endswith(")")
+    assert r.stderr == "judgment-ledger: append rejected (question: not valid UTF-8)\n"
     assert not (tmp_path / "l.jsonl").exists()
+
+
+def test_a_field_over_128_kib_is_recorded(tmp_path):
+    """Issue 10 item 5: a card field larger than one argument may be (128 KiB) is recorded,
+    because record-answer appends in-process through the ledger command's own function."""
+    big = "q" * (200 * 1024)
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(dict(CARD, question=big)), encoding="ascii")
+    env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl")
+    r = card(*args(path), env=env)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "", "")
+    [stored] = records(tmp_path / "l.jsonl")
+    assert stored["question"] == big and stored["tags"] == ["judgment-card"]
 
 
 def test_a_lone_surrogate_still_reaches_harness_mem_as_valid_json(tmp_path):
@@ -184,8 +207,8 @@ def test_a_lone_surrogate_still_reaches_harness_mem_as_valid_json(tmp_path):
     with CaptureServer() as server:
         r = card(*args(path), env=mem_env(tmp_path, server.port))
     assert r.returncode == 0
-    [line] = r.stderr.splitlines()  # only the ledger's skip (see above), no traceback
-    assert line.startswith("judgment-ledger: append skipped (")
+    [line] = r.stderr.splitlines()  # only the ledger's refusal (see above), no traceback
+    assert line.startswith("judgment-ledger: append rejected (")
     [req] = server.requests
     body = json.loads(req["body"].decode("utf-8"))
     assert body["title"] == "judgment: Lone \ud800 surrogate?"
@@ -204,9 +227,9 @@ def test_required_flags(tmp_path, card_path):
     for flag in ("--answer", "--why", "--project", "--session"):
         i = full.index(flag)
         r = card(*(full[:i] + full[i + 2:]), env=env)
-        assert r.returncode == 1 and f"missing {flag}" in r.stderr, flag
+        assert r.returncode == 64 and f"missing {flag}" in r.stderr, flag
     r = card(*args(card_path, session=""), env=env)
-    assert r.returncode == 1 and "session: must not be empty" in r.stderr
+    assert r.returncode == 64 and "session: must not be empty" in r.stderr
     assert not (tmp_path / "l.jsonl").exists()
 
 

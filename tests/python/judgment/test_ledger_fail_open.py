@@ -51,9 +51,13 @@ def test_ledger_path_is_a_directory(tmp_path):
     assert "Is a directory" in skipped(ledger(*append_args(), env=env))
 
 
-def test_disk_full(tmp_path):
-    env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER="/dev/full")
-    assert "No space left on device" in skipped(ledger(*append_args(), env=env))
+def test_a_device_is_not_a_ledger(tmp_path):
+    # /dev/full would fail the write, /dev/null and /dev/zero would swallow it: every device is
+    # refused before anything is written (issue 10 item 3).
+    for device in ("/dev/full", "/dev/null", "/dev/zero"):
+        env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=device)
+        assert f"{device} is not a regular file (a character device)" in \
+            skipped(ledger(*append_args(), env=env))
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/version"), reason="needs procfs")
@@ -137,12 +141,35 @@ def test_missing_interpreter_is_a_skip(tmp_path):
     assert "Python interpreter not found" in line and "setup.sh" in line
 
 
-def test_a_crashing_interpreter_is_a_skip(tmp_path):
-    fake = tmp_path / "python"
-    fake.write_text("#!/bin/sh\necho 'Traceback: boom' >&2\nexit 1\n")
-    fake.chmod(0o755)
-    env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl", HARNESS_PYTHON=fake)
-    r = ledger(*append_args(), env=env)
-    assert r.returncode == 0
-    assert r.stderr.splitlines() == ["Traceback: boom",
-                                     f"judgment-ledger: append skipped ({fake} exited with status 1)"]
+def test_a_broken_dependency_is_a_skip(tmp_path):
+    """A real broken installation of a dependency (jsonschema raises when imported): the one
+    Python guard turns the unexpected error into one skip line, exit 0, no traceback."""
+    broken = tmp_path / "broken" / "jsonschema"
+    broken.mkdir(parents=True)
+    (broken / "__init__.py").write_text("raise RuntimeError('half-installed jsonschema')\n")
+    env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl",
+                       PYTHONPATH=tmp_path / "broken")
+    line = skipped(ledger(*append_args(), env=env))
+    assert line == ("judgment-ledger: append skipped (unexpected RuntimeError: "
+                    "half-installed jsonschema)")
+    assert not (tmp_path / "l.jsonl").exists()
+
+
+def test_a_missing_packaged_schema_is_a_bug_not_a_skip(tmp_path):
+    """A copy of the package without its schemas (a broken wheel): append must not pretend it
+    is an I/O problem; it exits 70 naming the missing resource, and nothing is written."""
+    import shutil
+    from ledger_helpers import PYLIB
+    copy = tmp_path / "pylib"
+    shutil.copytree(PYLIB / "judgment_toolkit", copy / "judgment_toolkit",
+                    ignore=shutil.ignore_patterns("*.json", "__pycache__"))
+    env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl",
+                       HARNESS_PYTHON=sys.executable)
+    r = subprocess.run([sys.executable, "-m", "judgment_toolkit.judgment.cli", "ledger",
+                        *append_args()], env=dict(env, PYTHONPATH=str(copy)),
+                       capture_output=True, text=True, timeout=60)
+    assert (r.returncode, r.stdout) == (70, "")
+    assert r.stderr.startswith("judgment-ledger: append: internal error: the packaged schema "
+                               "schemas/judgment-ledger.v1.json is missing")
+    assert "append skipped" not in r.stderr
+    assert not (tmp_path / "l.jsonl").exists()
