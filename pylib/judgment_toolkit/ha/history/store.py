@@ -17,7 +17,6 @@ import fcntl
 import hashlib
 import json
 import os
-import re
 import stat
 
 from . import model
@@ -390,18 +389,19 @@ class Scan:
         """The event stored under the add's request id (if any), and every correction into
         `last_correction`, from the index's lines without one object per event."""
         corrections = self.last_correction
-        needle = re.compile(rb"^E ([0-9]+) ([0-9]+) [^\n]* r=" +
-                            re.escape(self.request_id.encode()) + rb" [^\n]*$", re.M)
+        needle = b" r=" + self.request_id.encode() + b" "   # request ids hold no space
         try:
             for chunk in index.chunks(ifd, state):
                 if corrections is not None:
                     for b, corrected in index.corrections(chunk):
                         for a in corrected:
                             corrections[f"D{a}"] = f"D{b}"
-                m = needle.search(chunk)
-                if m is not None:
-                    yield index.decode(m.group(0), int(m.group(1)), int(m.group(2)),
-                                       self.store.read_raw)
+                k = chunk.find(needle)
+                if k >= 0:
+                    start = chunk.rfind(b"\n", 0, k) + 1
+                    line = chunk[start:chunk.index(b"\n", k)]
+                    head = line.split(b" ", 3)
+                    yield index.decode(line, int(head[1]), int(head[2]), self.store.read_raw)
         except (index.Unusable, OSError) as exc:
             raise unreadable(f"{self.store.index_path} cannot be read ({exc}); delete it "
                              "to read the history without it") from None
