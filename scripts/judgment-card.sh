@@ -16,6 +16,7 @@ usage:
   judgment-card.sh validate CARD
   judgment-card.sh record-answer CARD --answer OPTION_ID --why TEXT --project P --session S
   judgment-card.sh recall CARD --project P
+  judgment-card.sh render CARD|- [--format md|html]
 USAGE
 }
 
@@ -29,6 +30,7 @@ cmd_should_issue() { run_card should-issue "$@"; }
 cmd_validate() { run_card validate "$@"; }
 cmd_record_answer() { run_card record-answer "$@"; }
 cmd_recall() { run_card recall "$@"; }
+cmd_render() { run_card render "$@"; }
 
 main() {
   local cmd="${1:-}"
@@ -38,6 +40,7 @@ main() {
     validate) cmd_validate "$@" ;;
     record-answer) cmd_record_answer "$@" ;;
     recall) cmd_recall "$@" ;;
+    render) cmd_render "$@" ;;
     -h | --help | help) usage ;;
     *)
       printf 'judgment-card: unknown subcommand %s\n' "${cmd:-(none)}" >&2

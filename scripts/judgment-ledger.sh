@@ -18,6 +18,8 @@ usage:
                             [--rationale TEXT] [--tags t1,t2] [--id ID]
   judgment-ledger.sh search --project P --query TEXT [--limit N]    (N <= 3)
   judgment-ledger.sh recall --project P --question TEXT
+  judgment-ledger.sh prime --project P [--limit N]   (Markdown of the N most recent, default 5)
+  judgment-ledger.sh verify [--json]                  (is every line a valid v1 record?)
 Ledger: $HARNESS_JUDGMENT_LEDGER, else .claude/state/judgment-ledger.jsonl under
 $HARNESS_PROJECT_ROOT, the git top level, or the current directory.
 USAGE
@@ -53,6 +55,23 @@ cmd_recall() {
   "$py" -m judgment_toolkit.judgment.cli ledger recall "$@"
 }
 
+cmd_prime() {
+  local py
+  # fail-open like append: a session start must never be blocked by the ledger
+  py="$(harness_python)"
+  if ! command -v "$py" >/dev/null 2>&1; then
+    printf 'judgment-ledger: prime: skipped (Python interpreter not found: %s)\n' "$py" >&2
+    return 0
+  fi
+  "$py" -m judgment_toolkit.judgment.cli ledger prime "$@"
+}
+
+cmd_verify() {
+  local py
+  py="$(harness_python_or_fail judgment-ledger)" || return 1
+  "$py" -m judgment_toolkit.judgment.cli ledger verify "$@"
+}
+
 main() {
   local cmd="${1:-}"
   shift || true
@@ -60,6 +79,8 @@ main() {
     append) cmd_append "$@" ;;
     search) cmd_search "$@" ;;
     recall) cmd_recall "$@" ;;
+    prime) cmd_prime "$@" ;;
+    verify) cmd_verify "$@" ;;
     -h | --help | help) usage ;;
     *)
       printf 'judgment-ledger: unknown subcommand %s\n' "${cmd:-(none)}" >&2

@@ -138,6 +138,69 @@ def ledger_recall(argv):
     return 0
 
 
+def ledger_prime(argv):
+    """Fail-open: a usage error is exit 1, anything else prints at most one warning, exit 0."""
+    from . import prime
+    try:
+        _, values = parse(argv, ("project", "limit"))
+        require(values, "project")
+        limit = _positive(values.get("limit", str(prime.DEFAULT_LIMIT)), "limit", prime.MAX_LIMIT)
+    except UsageError as e:
+        _err("ledger", f"prime: {e}")
+        return 1
+    try:
+        from . import ledger
+        text = prime.markdown(values["project"], prime.recent(ledger.default_path(),
+                                                              values["project"], limit))
+    except prime.Unreadable as e:
+        _err("ledger", f"prime: skipped ({e})")
+        return 0
+    except Exception as e:  # never keep a session from starting
+        _err("ledger", f"prime: skipped (unexpected {type(e).__name__}: {e})")
+        return 0
+    if text:
+        sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
+        sys.stdout.buffer.flush()
+    return 0
+
+
+def _positive(raw, field, maximum):
+    if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= maximum:
+        raise UsageError(field, f"must be a whole number from 1 to {maximum}, not {raw!r}")
+    return int(raw)
+
+
+def ledger_verify(argv):
+    if argv not in ([], ["--json"]):
+        bad = next(a for a in argv if a != "--json")
+        _err("ledger", f"verify: unexpected argument {bad!r} (usage: judgment-ledger verify [--json])")
+        return 1
+    as_json = bool(argv)
+    if not _deps_ok("ledger", "verify"):
+        return 1
+    from . import ledger, verify
+    path = ledger.default_path()
+    try:
+        report = verify.verify(path)
+    except verify.Unreadable as e:
+        if as_json:
+            _print_json({"ok": False, "records": 0, "bad": [], "error": str(e)},
+                        separators=(",", ":"))
+        _err("ledger", f"verify: {e}")
+        return 1
+    if as_json:
+        _print_json(report.as_json(), separators=(",", ":"))
+    else:
+        for number, reason in report.bad:
+            _out(f"line {number}: {reason}")
+        summary = f"{report.records} valid records, {len(report.bad)} bad lines in {path}"
+        if report.ok:
+            _out(f"ok: {report.records} records in {path}")
+        else:
+            _err("ledger", f"verify: {summary}")
+    return 0 if report.ok else 1
+
+
 # --- judgment-card.sh --------------------------------------------------------------------------
 
 def card_should_issue(argv):
@@ -221,6 +284,32 @@ def card_recall(argv):
     return 0
 
 
+def card_render(argv):
+    try:
+        pos, values = parse(argv, ("format",), positionals=1)
+        if not pos:
+            raise UsageError(None, "missing CARD (a judgment-card.v1 JSON file, or - for stdin)")
+        fmt = values.get("format", "md")
+        if fmt not in ("md", "html"):
+            raise UsageError("format", f"must be md or html, not {fmt!r}")
+    except UsageError as e:
+        _err("card", f"render: {e}")
+        return 1
+    if not _deps_ok("card", "render"):
+        return 1
+    from . import card, render
+    path = pos[0]
+    try:
+        doc = card.load_valid("stdin", sys.stdin.buffer.read()) if path == "-" \
+            else card.load_valid(path)
+    except card.CardError as e:
+        _print_card_error(e)
+        return 1
+    sys.stdout.buffer.write(render.render(doc, fmt).encode("utf-8", "surrogatepass"))
+    sys.stdout.buffer.flush()
+    return 0
+
+
 def _print_card_error(error):
     for i, line in enumerate(error.lines):
         print(f"judgment-card: {line}" if i == 0 else line, file=sys.stderr)
@@ -230,10 +319,13 @@ COMMANDS = {
     ("ledger", "append"): ledger_append,
     ("ledger", "search"): ledger_search,
     ("ledger", "recall"): ledger_recall,
+    ("ledger", "prime"): ledger_prime,
+    ("ledger", "verify"): ledger_verify,
     ("card", "should-issue"): card_should_issue,
     ("card", "validate"): card_validate,
     ("card", "record-answer"): card_record_answer,
     ("card", "recall"): card_recall,
+    ("card", "render"): card_render,
 }
 
 if __name__ == "__main__":

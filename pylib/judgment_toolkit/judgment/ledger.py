@@ -138,22 +138,27 @@ def records(path, project, keep=None):
     strings and whose project equals `project` exactly; anything else (invalid JSON, a torn
     line, another shape) is skipped. A missing ledger has no records.
     """
-    needle = project_needle(project)
     try:
         f = open(path, "rb", buffering=0)
     except FileNotFoundError:
         return
     with f:
-        for offset, line in candidate_lines(f, needle):
-            if keep is not None and not keep(line):
-                continue
-            try:
-                rec = json.loads(line)
-            except (ValueError, RecursionError):
-                continue
-            if type(rec) is dict and rec.get("project") == project \
-                    and all(type(rec.get(k)) is str for k in READ_FIELDS):
-                yield offset, rec
+        yield from records_in(f, project, keep)
+
+
+def records_in(f, project, keep=None):
+    """`records` of an open binary file (read from its current position to its end)."""
+    needle = project_needle(project)
+    for offset, line in candidate_lines(f, needle):
+        if keep is not None and not keep(line):
+            continue
+        try:
+            rec = json.loads(line)
+        except (ValueError, RecursionError):
+            continue
+        if type(rec) is dict and rec.get("project") == project \
+                and all(type(rec.get(k)) is str for k in READ_FIELDS):
+            yield offset, rec
 
 
 def candidate_lines(f, needle, chunk_size=CHUNK):
