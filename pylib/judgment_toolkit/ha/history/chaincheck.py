@@ -1,0 +1,78 @@
+"""`ha history <goal> verify [--json]`: verify the whole stored chain from scratch.
+
+Every line is parsed and checked field by field (schema, id, seq, prev hash, request id,
+decision, context, relations, size), nothing that `last` or any cache vouches for is trusted,
+and `last` is compared with the lines at the end. Read-only: nothing is created, repaired or
+truncated. Intact: exit 0 and the number of events. Damaged: the contract's error and exit
+code (history_corrupt 65, history_unsupported 66, history_unreadable 70) naming the first bad
+line when the damage is in a line; `--json` prints {"ok", "events", "first_bad_line", "error"}.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+from judgment_toolkit.ha.history.context import open_history
+from judgment_toolkit.ha.history.errors import HistoryError, invalid_input
+
+USAGE = "usage: ha history <goal> verify [--json]"
+
+
+def full_verification(store):
+    """The one place that runs the store's full verification from scratch; yields each
+    verified event (seq order), raising HistoryError at the first damage."""
+    yield from store.scan(full=True)
+
+
+class Result:
+    def __init__(self, events: int, first_bad_line: int | None, error: HistoryError | None):
+        self.events, self.first_bad_line, self.error = events, first_bad_line, error
+
+    def as_json(self) -> dict:
+        return {"ok": self.error is None, "events": self.events,
+                "first_bad_line": self.first_bad_line,
+                "error": None if self.error is None else f"{self.error.code}: {self.error.message}"}
+
+
+def check(store) -> Result:
+    """Verify `store`; damage is reported in the Result, not raised. The first bad line is the
+    line after the last verified one when the error came while reading lines, None when the
+    lines are intact and `last` disagrees or the store cannot be opened."""
+    verified, in_lines = 0, True
+    try:
+        if not store.exists():
+            return Result(0, None, None)
+        for stored in full_verification(store):
+            verified = stored.seq
+        in_lines = False
+    except HistoryError as err:
+        return Result(verified, _bad_line(err, verified) if in_lines else None, err)
+    return Result(verified, None, None)
+
+
+def _bad_line(err: HistoryError, verified: int):
+    """The line the error is about: errors raised while reading lines name line verified+1;
+    errors about `last` or about opening the store name no line."""
+    if err.code == "history_unreadable":
+        return None
+    marker = f" line {verified + 1}"
+    return verified + 1 if marker in err.message else None
+
+
+def main(goal_arg: str, argv, out=None) -> int:
+    out = out or sys.stdout
+    if argv not in ([], ["--json"]):
+        raise invalid_input(f"history verify: unexpected argument "
+                            f"{next(a for a in argv if a != '--json')!r}; {USAGE}")
+    as_json = bool(argv)
+    ctx = open_history(goal_arg, for_write=False)
+    result = check(ctx.store)
+    if as_json:
+        out.write(json.dumps(result.as_json(), ensure_ascii=False, separators=(",", ":")) + "\n")
+        out.flush()
+    if result.error is not None:
+        raise result.error
+    if not as_json:
+        out.write(f"ok: {result.events} events, chain intact ({ctx.store.events_path})\n"
+                  if result.events else "history: absent\n")
+    return 0
