@@ -43,8 +43,10 @@ def run(goal_arg: str, argv, cwd: str | None = None) -> str:
     if isinstance(inp, dict):
         return "history: absent\n"
     inp.limit = max(1, inp.facts.end)  # every event in range: one page
+    inp.store = capture = _BuildsOn(inp.store)
     model = views.listing(inp)
-    builds_on = {item["id"]: _builds_on(inp, item["seq"]) for item in model["events"]}
+    builds_on = {item["id"]: capture.of(inp.facts.location(item["seq"])[0])
+                 for item in model["events"]}
     source = mermaid(model, builds_on)
     return f"```mermaid\n{source}```\n" if fmt == "md" else source
 
@@ -71,11 +73,24 @@ def _take_format(argv):
     return fmt, rest
 
 
-def _builds_on(inp, seq: int) -> list:
-    """The event's builds_on ids, read from its stored line (the list model leaves them out)."""
-    ev = inp.store.read_at(*inp.facts.location(seq))
-    ids = ((ev.get("decision") or {}).get("builds_on") or []) if isinstance(ev, dict) else []
-    return [i for i in ids if isinstance(i, str)]
+class _BuildsOn:
+    """The store as the view model reads it, keeping each read event's builds_on ids (the list
+    model leaves them out), so every event is read once."""
+
+    def __init__(self, store):
+        self._store, self._ids = store, {}
+
+    def __getattr__(self, name):
+        return getattr(self._store, name)
+
+    def read_at(self, offset: int, length: int) -> dict:
+        ev = self._store.read_at(offset, length)
+        ids = ((ev.get("decision") or {}).get("builds_on") or []) if isinstance(ev, dict) else []
+        self._ids[offset] = [i for i in ids if isinstance(i, str)]
+        return ev
+
+    def of(self, offset: int) -> list:
+        return self._ids.get(offset, [])
 
 
 def label_text(text, limit: int = SUMMARY_MAX) -> str:
