@@ -117,3 +117,13 @@ def test_symlinked_store_is_70(four):
 
 def test_usage(four):
     assert fails(four, "verify", "--fix") == (64, "invalid_input")
+
+
+def test_edited_final_line_is_named(four):
+    """Editing the last line breaks no prev link; `last` names it with another hash."""
+    events = store_dir(four) / "events.jsonl"
+    events.write_bytes(events.read_bytes().replace(b'"four"', b'"FOUR"'))
+    r = verify(four, "--json")
+    doc = json.loads(r.stdout)
+    assert r.returncode == 65 and doc["first_bad_line"] == 4 and doc["events"] == 3
+    assert "names D4 with another sha256" in doc["error"]

@@ -10,6 +10,7 @@ line when the damage is in a line; `--json` prints {"ok", "events", "first_bad_l
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 from judgment_toolkit.ha.history.context import open_history
@@ -35,28 +36,33 @@ class Result:
 
 
 def check(store) -> Result:
-    """Verify `store`; damage is reported in the Result, not raised. The first bad line is the
-    line after the last verified one when the error came while reading lines, None when the
-    lines are intact and `last` disagrees or the store cannot be opened."""
-    verified, in_lines = 0, True
+    """Verify `store`; damage is reported in the Result, not raised. `events` counts the lines
+    verified before the first bad one. The first bad line is the line after the last verified
+    one when the error came while reading lines, the line `last` names when the lines are
+    intact but the last one is not what `last` recorded (an edit of the final line), and None
+    when the damage is not in a line (events missing from the end, an unreadable store)."""
+    verified = 0
     try:
         if not store.exists():
             return Result(0, None, None)
         for stored in full_verification(store):
             verified = stored.seq
-        in_lines = False
     except HistoryError as err:
-        return Result(verified, _bad_line(err, verified) if in_lines else None, err)
+        bad = _bad_line(err, verified)
+        return Result(verified if bad is None else bad - 1, bad, err)
     return Result(verified, None, None)
 
 
+_LAST_MISMATCH = re.compile(r" names D([1-9][0-9]*) with another sha256 than the stored line")
+
+
 def _bad_line(err: HistoryError, verified: int):
-    """The line the error is about: errors raised while reading lines name line verified+1;
-    errors about `last` or about opening the store name no line."""
     if err.code == "history_unreadable":
         return None
-    marker = f" line {verified + 1}"
-    return verified + 1 if marker in err.message else None
+    m = _LAST_MISMATCH.search(err.message)
+    if m:
+        return int(m.group(1))
+    return verified + 1 if f" line {verified + 1}" in err.message else None
 
 
 def main(goal_arg: str, argv, out=None) -> int:
