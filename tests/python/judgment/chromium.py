@@ -216,3 +216,12 @@ def _unfilter(kind, row, prev, bpp):
     elif kind != 0:
         raise ValueError(f"bad PNG filter {kind}")
     return row
+
+
+if __name__ == "__main__":  # python tests/python/judgment/chromium.py PAGE.html OUT.png
+    import sys
+    if len(sys.argv) != 3:
+        sys.exit("usage: chromium.py PAGE.html OUT.png  (a 1280x800 screenshot of the page)")
+    with Browser(find()) as b:
+        with open(sys.argv[2], "wb") as out:
+            out.write(b.load(sys.argv[1]).screenshot())

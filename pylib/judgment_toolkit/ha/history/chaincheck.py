@@ -79,6 +79,6 @@ def main(goal_arg: str, argv, out=None) -> int:
     if result.error is not None:
         raise result.error
     if not as_json:
-        out.write(f"ok: {result.events} events, chain intact ({ctx.store.events_path})\n"
-                  if result.events else "history: absent\n")
+        out.write(f"ok: {result.events} event{'s' if result.events != 1 else ''}, chain intact "
+                  f"(start {ctx.store.key[:12]})\n" if result.events else "history: absent\n")
     return 0

@@ -106,7 +106,7 @@ def mermaid(model: dict, builds_on: dict) -> str:
     drawn = {item["id"] for item in events}
     lines = ["flowchart BT",
              f"  %% ha history graph: {label_text(model['goal'], 200)} · "
-             f"{len(events)} events · builds_on: solid arrow, supersedes: dotted red arrow"]
+             f"{len(events)} event{'s' if len(events) != 1 else ''} · builds_on: solid arrow, supersedes: dotted red arrow"]
     classes = {"current": [], "superseded": [], "other": []}
     for item in events:
         head = f"{item['id']} · {label_text(item['kind'])}"
