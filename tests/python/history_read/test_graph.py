@@ -88,6 +88,7 @@ def test_hostile_summaries_cannot_break_out_of_their_label(repo, goal):
     assert '#34;#93; --#62; D9#91;#34;evil' in body[0]
     assert "#60;img src=x onerror=alert#40;1#41;#62; #38; #60;script#62;" in body[1]
     assert "#37;#37; comment#59; end" in body[2]
+    assert "#35;35#59; #92;#8288;n back#96;tick" in body[4]  # not a line break for Mermaid
 
 
 def test_long_summaries_are_shortened(repo, goal):

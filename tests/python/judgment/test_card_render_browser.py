@@ -5,7 +5,6 @@ Needs Debian's chromium (`bash scripts/setup-browser.sh`). Skipped without it, e
 CI=true, where a missing browser fails the test.
 """
 import json
-import os
 
 import pytest
 
@@ -53,12 +52,7 @@ HOSTILE = dict(CARD,
 
 @pytest.fixture(scope="module")
 def browser():
-    binary = chromium.find()
-    if binary is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("chromium is missing under CI: run bash scripts/setup-browser.sh")
-        pytest.skip("chromium not installed (bash scripts/setup-browser.sh)")
-    with chromium.Browser(binary) as b:
+    with chromium.Browser(chromium.require(chromium.find(), "chromium")) as b:
         yield b
 
 

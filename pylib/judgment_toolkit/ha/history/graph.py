@@ -98,7 +98,10 @@ def label_text(text, limit: int = SUMMARY_MAX) -> str:
     text = _SPACE.sub(" ", "" if text is None else str(text)).strip()
     if len(text) > limit:
         text = text[:limit - 1].rstrip() + "…"
-    return _SPECIAL.sub(lambda m: f"#{ord(m.group())};", text)
+    text = _SPECIAL.sub(lambda m: f"#{ord(m.group())};", text)
+    # In a label with line breaks Mermaid reads a backslash before `n` as one more break, even
+    # spelled as an entity: a word joiner (invisible) keeps the two characters apart.
+    return text.replace("#92;n", "#92;#8288;n")
 
 
 def mermaid(model: dict, builds_on: dict) -> str:

@@ -20,7 +20,21 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--hide-scrollbars", "--mute-audio", "--remote-debugging-pipe")
 WIDTH, HEIGHT = 1280, 800
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# Mermaid (for the graph test), installed by scripts/setup-browser.sh beside the bats install
+MERMAID_JS = os.path.join(ROOT, "node_modules", ".kit", "node_modules", "mermaid", "dist",
+                          "mermaid.min.js")
 STEP_TIMEOUT = 60.0  # a safety net against a hung browser, not a measured behaviour
+
+
+def require(path_or_none, what):
+    """Skip without `what`, except under CI=true, where it is a failure."""
+    import pytest
+    if path_or_none is None or not os.path.exists(path_or_none):
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{what} is missing under CI: run bash scripts/setup-browser.sh")
+        pytest.skip(f"{what} not installed (bash scripts/setup-browser.sh)")
+    return path_or_none
 
 
 def find():
@@ -132,9 +146,9 @@ class Page:
     def __init__(self, browser, session):
         self.browser, self.session = browser, session
 
-    def eval(self, expression):
+    def eval(self, expression, await_promise=False):
         result = self.browser.send("Runtime.evaluate", self.session, expression=expression,
-                                   returnByValue=True)
+                                   returnByValue=True, awaitPromise=await_promise)
         if "exceptionDetails" in result:
             raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
         return result["result"].get("value")
@@ -218,7 +232,7 @@ def _unfilter(kind, row, prev, bpp):
     return row
 
 
-if __name__ == "__main__":  # python tests/python/judgment/chromium.py PAGE.html OUT.png
+if __name__ == "__main__":  # python tests/python/chromium.py PAGE.html OUT.png
     import sys
     if len(sys.argv) != 3:
         sys.exit("usage: chromium.py PAGE.html OUT.png  (a 1280x800 screenshot of the page)")
