@@ -51,13 +51,13 @@ JSON
   export HARNESS_JUDGMENT_LEDGER="$BATS_TEST_TMPDIR/l.jsonl"
   "$LEDGER" append --project shop --question 'Q?' --answer yes --card-ref c
   run "$LEDGER" verify
-  [ "$status" -eq 0 ] && [ "$output" = "ok: 1 records in $HARNESS_JUDGMENT_LEDGER" ]
+  [ "$status" -eq 0 ] && [ "$output" = "ok: 1 record in $HARNESS_JUDGMENT_LEDGER" ]
   printf '{"id":1}\nnot json\n' >>"$HARNESS_JUDGMENT_LEDGER"
   run --separate-stderr "$LEDGER" verify
   [ "$status" -eq 1 ]
   [[ "${lines[0]}" == "line 2: \$: 'answer' is a required property;"* ]]
   [[ "${lines[1]}" == "line 3: not JSON ("* ]]
-  [ "$stderr" = "judgment-ledger: verify: 1 valid records, 2 bad lines in $HARNESS_JUDGMENT_LEDGER" ]
+  [ "$stderr" = "judgment-ledger: verify: 1 valid record, 2 bad lines in $HARNESS_JUDGMENT_LEDGER" ]
   run "$LEDGER" verify --json
   [ "$status" -eq 1 ]
   [[ "$output" == '{"ok":false,"records":1,"bad":[{"line":2,'* ]]

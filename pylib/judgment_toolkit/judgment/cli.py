@@ -164,6 +164,10 @@ def ledger_prime(argv):
     return 0
 
 
+def _count(n, noun):
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _positive(raw, field, maximum):
     if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= maximum:
         raise UsageError(field, f"must be a whole number from 1 to {maximum}, not {raw!r}")
@@ -193,9 +197,9 @@ def ledger_verify(argv):
     else:
         for number, reason in report.bad:
             _out(f"line {number}: {reason}")
-        summary = f"{report.records} valid records, {len(report.bad)} bad lines in {path}"
+        summary = f"{_count(report.records, 'valid record')}, {_count(len(report.bad), 'bad line')} in {path}"
         if report.ok:
-            _out(f"ok: {report.records} records in {path}")
+            _out(f"ok: {_count(report.records, 'record')} in {path}")
         else:
             _err("ledger", f"verify: {summary}")
     return 0 if report.ok else 1

@@ -66,6 +66,6 @@ def test_recipe_end_to_end(repo, goal):
     assert f"- {ref} · registered not_checked · now not_checked" in text
 
     # 4. and back: the cited id is a valid record of the ledger
-    assert run("judgment-ledger.sh", "verify", cwd=repo).startswith("ok: 1 records")
+    assert run("judgment-ledger.sh", "verify", cwd=repo).startswith("ok: 1 record ")
     prime = run("judgment-ledger.sh", "prime", "--project", "demo", cwd=repo)
     assert found["id"] in prime
