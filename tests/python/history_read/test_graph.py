@@ -100,6 +100,8 @@ def test_same_errors_as_the_other_views(repo, goal):
     assert fails(repo, "graph", "--page", "p1.x") == (64, "invalid_input")
     assert fails(repo, "graph", "--limit", "5") == (64, "invalid_input")
     assert fails(repo, "graph", "--bogus") == (64, "invalid_input")
+    r = ha("history", GOAL, "graph", "--bogus", cwd=repo)
+    assert r.stderr == "ha: invalid_input: history graph: unknown option --bogus\n"
     assert fails(repo, "graph", "--since", "c1.nope") == (65, "cursor_invalid")
     events = store_dir(repo) / "events.jsonl"
     events.write_bytes(events.read_bytes().replace(b"one", b"two"))

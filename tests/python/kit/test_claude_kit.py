@@ -3,13 +3,16 @@ settings wire a SessionStart command hook to `judgment-ledger prime`, and every 
 names is an installed console script whose subcommand runs, for real, in a started project.
 
 The kit names the installed names (pyproject [project.scripts]); the test runs each line through
-a PATH of links to the matching scripts/ entry points, which take the same arguments.
+a PATH on which each name is the installed console script once its entry function exists, and
+until then a link to the matching scripts/ entry point, which takes the same arguments.
 """
+import importlib
 import json
 import os
 import re
 import shlex
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -134,10 +137,25 @@ def code_lines(path):
 
 
 def console_scripts():
-    """[project.scripts] names of pyproject.toml (a small reader: Python 3.9 has no tomllib)."""
+    """{name: "module:function"} of pyproject.toml's [project.scripts] (a small reader: Python
+    3.9 has no tomllib)."""
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     section = text.split("[project.scripts]\n", 1)[1].split("\n[", 1)[0]
-    return {line.split("=")[0].strip() for line in section.splitlines() if "=" in line}
+    return {name.strip(): target.strip().strip('"')
+            for name, _, target in (line.partition("=") for line in section.splitlines())
+            if target}
+
+
+def command_for(name, target):
+    """The installed console script when it exists and its entry function does (the names are
+    declared before every entry function lands), else the scripts/ entry point."""
+    module, _, function = target.partition(":")
+    installed = Path(sys.executable).parent / name
+    try:
+        usable = installed.exists() and hasattr(importlib.import_module(module), function)
+    except ImportError:
+        usable = False
+    return installed if usable else SCRIPTS / SCRIPT_FOR[name]
 
 
 @pytest.fixture
@@ -146,8 +164,9 @@ def project(repo, goal, tmp_path):
     installed names lead to the scripts/ entry points."""
     shims = tmp_path / "bin"
     shims.mkdir()
-    for name, script in SCRIPT_FOR.items():
-        (shims / name).symlink_to(SCRIPTS / script)
+    scripts = console_scripts()
+    for name in SCRIPT_FOR:
+        (shims / name).symlink_to(command_for(name, scripts[name]))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HARNESS_", "PYTEST_"))}
     env.update(GIT_ENV, PATH=f"{shims}:{env['PATH']}", HOME=str(tmp_path))
     for args in (("ha", "start", goal, "--request", "빈 입력을 고쳐 줘"), ("ha", "check", goal, "AC-1")):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from judgment_toolkit.ha.history.errors import invalid_input
+from judgment_toolkit.ha.history.errors import HistoryError, invalid_input
 
 SUMMARY_MAX = 48
 FORMATS = ("mermaid", "md")
@@ -38,7 +38,11 @@ def run(goal_arg: str, argv, cwd: str | None = None) -> str:
         if any(a == name or a.startswith(name + "=") for a in rest):
             raise invalid_input(f"history graph: {name} is not an option of graph "
                                 "(it draws every event in range)")
-    args = viewcli.Args(["list", *rest])
+    try:  # the options of `list`, named as graph's in errors
+        args = viewcli.Args(["list", *rest])
+    except HistoryError as exc:
+        raise HistoryError(exc.code, exc.message.replace("history list", "history graph", 1)) \
+            from None
     inp, _ = viewcli.view_input(goal_arg, args, cwd)
     if isinstance(inp, dict):
         return "history: absent\n"
