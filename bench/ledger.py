@@ -112,8 +112,8 @@ def main():
           f"load average {os.getloadavg()[0]:.1f} at start")
     print()
     print("| records | file MB | build s | search s (cpu) | search MB | recall s (cpu) | recall MB "
-          "| append s (cpu) | append MB |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| append s (cpu) | append MB | append --id s (cpu) |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     try:
         for n in sizes:
             path = work / f"ledger-{n}.jsonl"
@@ -125,9 +125,15 @@ def main():
             r = measure([str(LEDGER_SH), "recall", "--project", "project-07", "--question", question], env, args.runs, work)
             a = measure([str(LEDGER_SH), "append", "--project", "project-07", "--question", question,
                          "--answer", "Redis", "--card-ref", "bench.json", "--tags", "bench"], env, args.runs, work)
+            # --id: the idempotency check streams the ledger under the lock (the first run
+            # writes, the later ones find the record at the end and write nothing)
+            i = measure([str(LEDGER_SH), "append", "--project", "project-07", "--question", question,
+                         "--answer", "Redis", "--card-ref", "bench.json", "--id", f"bench-{n}"],
+                        env, args.runs, work)
             mb = path.stat().st_size / 1e6
             print(f"| {n:,} | {mb:.0f} | {built:.1f} | {s[0]:.3f} ({s[1]:.3f}) | {s[2]:.1f} "
-                  f"| {r[0]:.3f} ({r[1]:.3f}) | {r[2]:.1f} | {a[0]:.3f} ({a[1]:.3f}) | {a[2]:.1f} |",
+                  f"| {r[0]:.3f} ({r[1]:.3f}) | {r[2]:.1f} | {a[0]:.3f} ({a[1]:.3f}) | {a[2]:.1f} "
+                  f"| {i[0]:.3f} ({i[1]:.3f}) |",
                   flush=True)
         last = work / f"ledger-{sizes[-1]}.jsonl"
         for name, argv in [("search", ["ledger", "search", "--project", "project-07", "--query", query]),

@@ -4,7 +4,7 @@
 #   2. the decision history: start a goal, run a check, add judgments, read current and show.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
-bash "$root/scripts/setup.sh"
+bash "$root/scripts/setup.sh" --runtime   # the runtime only: no npm, no test tools
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/judgment-demo.XXXXXX")"
 trap 'rm -rf "$work"' EXIT

@@ -1,18 +1,53 @@
 #!/usr/bin/env bash
-# Installs everything the toolkit and its tests need, idempotently:
-# a .venv with the project (editable) and its test extra, and bats-core from npm.
+# Installs what the toolkit needs, idempotently.
+#
+#   bash scripts/setup.sh --runtime   .venv with the project (editable) and its runtime
+#                                     dependencies only (pyproject's dependencies): what
+#                                     scripts/demo.sh and the entry points need
+#   bash scripts/setup.sh             the runtime, then the test set-up: everything the tests
+#                                     call (pytest and pipx from the test extra, bats from npm)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 cd "$root"
 
-if [[ ! -x .venv/bin/python ]]; then
-  python3 -m venv .venv
-fi
-if ! .venv/bin/python -c 'import jsonschema, ulid, pytest' 2>/dev/null \
-   || [[ pyproject.toml -nt .venv/.installed ]]; then
-  .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
-  touch .venv/.installed
-fi
-if [[ ! -x node_modules/bats/bin/bats ]]; then
-  npm ci --no-audit --no-fund --loglevel=error
-fi
+pip_install() {
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check "$@"
+}
+
+install_runtime() {
+  if [[ ! -x .venv/bin/python ]]; then
+    python3 -m venv .venv
+  fi
+  if ! .venv/bin/python -c 'import jsonschema, ulid, snowballstemmer, judgment_toolkit' 2>/dev/null \
+     || [[ pyproject.toml -nt .venv/.installed-runtime ]]; then
+    pip_install -e .
+    touch .venv/.installed-runtime
+  fi
+}
+
+# The test set-up: one step per tool the tests call. Further test-only tools (a browser for
+# the rendering tests, ...) get their own step here, called from install_test_tools.
+install_python_test_tools() {
+  if ! .venv/bin/python -c 'import pytest, pipx' 2>/dev/null \
+     || [[ pyproject.toml -nt .venv/.installed-test ]]; then
+    pip_install -e '.[test]'
+    touch .venv/.installed-test
+  fi
+}
+
+install_bats() {
+  if [[ ! -x node_modules/bats/bin/bats ]]; then
+    npm ci --no-audit --no-fund --loglevel=error
+  fi
+}
+
+install_test_tools() {
+  install_python_test_tools
+  install_bats
+}
+
+case "${1:-}" in
+  --runtime) install_runtime ;;
+  "") install_runtime; install_test_tools ;;
+  *) printf 'usage: bash scripts/setup.sh [--runtime]\n' >&2; exit 64 ;;
+esac

@@ -2,6 +2,8 @@
 # The one place that chooses the Python interpreter for every entry point:
 # HARNESS_PYTHON, else the repository's .venv, else python3 from PATH.
 # pylib is put on PYTHONPATH so the scripts work from a plain checkout too.
+# Every rule, message and exit code lives in Python: the scripts only find the interpreter and
+# exec it, so `scripts/X` and the installed console script `X` run the same function.
 
 HARNESS_REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)"
 
@@ -17,14 +19,15 @@ harness_python() {
 
 export PYTHONPATH="$HARNESS_REPO_ROOT/pylib${PYTHONPATH:+:$PYTHONPATH}"
 
-# harness_python_or_fail TOOL: print the interpreter, or say on stderr (as TOOL) that it is
-# missing and how to get one, and fail.
-harness_python_or_fail() {
-  local py
+# harness_exec TOOL MISSING_EXIT MODULE ARGS...: exec `python -m MODULE ARGS...`, or, when the
+# interpreter is missing, say so on stderr (as TOOL) and exit MISSING_EXIT.
+harness_exec() {
+  local tool="$1" missing_exit="$2" module="$3" py
+  shift 3
   py="$(harness_python)"
   if ! command -v "$py" >/dev/null 2>&1; then
-    printf '%s: Python interpreter not found: %s; run bash scripts/setup.sh or set HARNESS_PYTHON\n' "$1" "$py" >&2
-    return 1
+    printf '%s: Python interpreter not found: %s; run bash scripts/setup.sh or set HARNESS_PYTHON\n' "$tool" "$py" >&2
+    exit "$missing_exit"
   fi
-  printf '%s\n' "$py"
+  exec "$py" -m "$module" "$@"
 }

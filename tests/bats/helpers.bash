@@ -41,3 +41,16 @@ start_goal() {
   "$HA" check "$GOAL" AC-1 >/dev/null
   git add -A && git commit -qm "start and check"
 }
+
+# json_eval EXPR [FILE]: evaluate the Python expression EXPR with `d` bound to the JSON read
+# from FILE (or stdin) and `loads` to json.loads; print a string as is, anything else as
+# compact JSON. The test set-up's interpreter (.venv) does it, so the suites need no jq.
+JSON_PY="$ROOT/.venv/bin/python"
+json_eval() {
+  "$JSON_PY" -c '
+import json, sys
+text = open(sys.argv[2], encoding="utf-8").read() if len(sys.argv) > 2 else sys.stdin.read()
+v = eval(sys.argv[1], {"d": json.loads(text), "loads": json.loads})
+print(v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, separators=(",", ":")))
+' "$@"
+}

@@ -7,7 +7,7 @@ load helpers
 setup() {
   export HOME="$BATS_TEST_TMPDIR/home"
   mkdir -p "$HOME"
-  unset HARNESS_PROJECT_ROOT HARNESS_PYTHON HARNESS_MEM_HOME HARNESS_MEM_HOST HARNESS_MEM_PORT \
+  unset HARNESS_PROJECT_ROOT HARNESS_PYTHON HARNESS_JUDGMENT_RANK HARNESS_MEM_HOME HARNESS_MEM_HOST HARNESS_MEM_PORT \
     HARNESS_MEM_ADMIN_TOKEN HARNESS_MEM_PLATFORM
   export HARNESS_JUDGMENT_LEDGER="$BATS_TEST_TMPDIR/ledger.jsonl"
   CARD_FILE="$BATS_TEST_TMPDIR/card.json"
@@ -44,8 +44,8 @@ start_server() { # start_server [STATUS]: a real http.server capturing the POST
   export HARNESS_MEM_HOME="$BATS_TEST_TMPDIR/mem"
 }
 
-captured() { jq -r "$1" "$SERVER_DIR/request.json"; }
-body() { jq -r ".body | fromjson | $1" "$SERVER_DIR/request.json"; }
+captured() { json_eval "$1" "$SERVER_DIR/request.json"; }
+body() { json_eval "(lambda b: $1)(loads(d['body']))" "$SERVER_DIR/request.json"; }
 
 @test "validate: a valid card exits 0" {
   run "$CARD" validate "$CARD_FILE"
@@ -54,7 +54,7 @@ body() { jq -r ".body | fromjson | $1" "$SERVER_DIR/request.json"; }
 }
 
 @test "validate: an invalid card lists every violation by JSON path" {
-  jq '.confidence = "sure" | .options = [.options[0]] | .extra = 1 | del(.impact)' "$CARD_FILE" >"$BATS_TEST_TMPDIR/bad.json"
+  json_eval '{**{k: v for k, v in d.items() if k != "impact"}, "confidence": "sure", "options": d["options"][:1], "extra": 1}' "$CARD_FILE" >"$BATS_TEST_TMPDIR/bad.json"
   run "$CARD" validate "$BATS_TEST_TMPDIR/bad.json"
   [ "$status" -eq 1 ]
   [ "${lines[0]}" = "judgment-card: $BATS_TEST_TMPDIR/bad.json is not a valid judgment-card.v1:" ]
@@ -99,20 +99,20 @@ body() { jq -r ".body | fromjson | $1" "$SERVER_DIR/request.json"; }
     --project demo --session sess-42
   [ "$status" -eq 0 ]
   [ -z "$stderr" ]
-  [ "$(captured .path)" = /v1/checkpoints/record ]
-  [ "$(captured '.headers.Authorization')" = "Bearer t0ken" ]
-  [ "$(captured '.headers["Content-Type"]')" = application/json ]
-  [ "$(body 'keys_unsorted | join(",")')" = "session_id,title,content,platform,project,tags" ]
-  [ "$(body .session_id)" = sess-42 ]
-  [ "$(body .title)" = "judgment: Use Redis or Postgres for the job queue?" ]
-  [ "$(body .platform)" = bats ]
-  [ "$(body .project)" = demo ]
-  [ "$(body '.tags | tojson')" = '["judgment-card"]' ]
-  [ "$(body '.content | fromjson | .answer')" = postgres ]
-  [ "$(body '.content | fromjson | .why')" = "fewer services" ]
-  [ "$(body '.content | fromjson | .card.question')" = "Use Redis or Postgres for the job queue?" ]
-  [ "$(jq -r --slurpfile card "$CARD_FILE" '.body | fromjson | .content | fromjson | .card == $card[0]' "$SERVER_DIR/request.json")" = true ]
-  [ "$(jq -c '[.project, .question, .answer, .rationale, .card_ref, .tags]' "$HARNESS_JUDGMENT_LEDGER")" = \
+  [ "$(captured 'd["path"]')" = /v1/checkpoints/record ]
+  [ "$(captured 'd["headers"]["Authorization"]')" = "Bearer t0ken" ]
+  [ "$(captured 'd["headers"]["Content-Type"]')" = application/json ]
+  [ "$(body '",".join(b)')" = "session_id,title,content,platform,project,tags" ]
+  [ "$(body 'b["session_id"]')" = sess-42 ]
+  [ "$(body 'b["title"]')" = "judgment: Use Redis or Postgres for the job queue?" ]
+  [ "$(body 'b["platform"]')" = bats ]
+  [ "$(body 'b["project"]')" = demo ]
+  [ "$(body 'b["tags"]')" = '["judgment-card"]' ]
+  [ "$(body 'loads(b["content"])["answer"]')" = postgres ]
+  [ "$(body 'loads(b["content"])["why"]')" = "fewer services" ]
+  [ "$(body 'loads(b["content"])["card"]["question"]')" = "Use Redis or Postgres for the job queue?" ]
+  [ "$(body "loads(b['content'])['card'] == loads(open('$CARD_FILE').read())")" = true ]
+  [ "$(json_eval '[d[k] for k in ("project", "question", "answer", "rationale", "card_ref", "tags")]' "$HARNESS_JUDGMENT_LEDGER")" = \
     "[\"demo\",\"Use Redis or Postgres for the job queue?\",\"postgres\",\"fewer services\",\"$CARD_FILE\",[\"judgment-card\"]]" ]
 }
 
@@ -124,7 +124,7 @@ body() { jq -r ".body | fromjson | $1" "$SERVER_DIR/request.json"; }
   run --separate-stderr "$CARD" record-answer "$CARD_FILE" --answer redis --why w --project demo --session s
   [ "$status" -eq 0 ]
   [ "$stderr" = "judgment-card: record skipped (unreachable)" ]
-  [ "$(jq -r .answer "$HARNESS_JUDGMENT_LEDGER")" = redis ]
+  [ "$(json_eval 'd["answer"]' "$HARNESS_JUDGMENT_LEDGER")" = redis ]
 }
 
 @test "record-answer: a non-2xx answer is skipped the same way" {
@@ -133,7 +133,7 @@ body() { jq -r ".body | fromjson | $1" "$SERVER_DIR/request.json"; }
   [ "$status" -eq 0 ]
   [ "$stderr" = "judgment-card: record skipped (unreachable)" ]
   [ -s "$SERVER_DIR/request.json" ]
-  [ "$(jq -r .answer "$HARNESS_JUDGMENT_LEDGER")" = redis ]
+  [ "$(json_eval 'd["answer"]' "$HARNESS_JUDGMENT_LEDGER")" = redis ]
 }
 
 @test "record-answer: not configured means no request, only the ledger" {
@@ -157,7 +157,7 @@ body() { jq -r ".body | fromjson | $1" "$SERVER_DIR/request.json"; }
 }
 
 @test "record-answer: an invalid card is refused" {
-  jq 'del(.options)' "$CARD_FILE" >"$BATS_TEST_TMPDIR/bad.json"
+  json_eval '{k: v for k, v in d.items() if k != "options"}' "$CARD_FILE" >"$BATS_TEST_TMPDIR/bad.json"
   run "$CARD" record-answer "$BATS_TEST_TMPDIR/bad.json" --answer redis --why w --project demo --session s
   [ "$status" -eq 1 ]
   [[ "$output" == *"\$: 'options' is a required property"* ]]
@@ -180,22 +180,36 @@ body() { jq -r ".body | fromjson | $1" "$SERVER_DIR/request.json"; }
   "$LEDGER" append --project other --question "Use Redis or Postgres for the job queue?" --answer redis --card-ref c
   run --separate-stderr "$CARD" recall "$CARD_FILE" --project demo
   [ "$status" -eq 0 ]
-  [ "$(jq '.similar_past_decisions | length' <<<"$output")" -eq 3 ]
-  [ "$(jq -r '[.similar_past_decisions[].decision] | unique | join(",")' <<<"$output")" = postgres ]
+  [ "$(json_eval 'len(d["similar_past_decisions"])' <<<"$output")" -eq 3 ]
+  [ "$(json_eval '",".join(sorted({i["decision"] for i in d["similar_past_decisions"]}))' <<<"$output")" = postgres ]
   [[ "${lines[1]}" == '  "question": "Use Redis or Postgres for the job queue?",' ]]
   printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/merged.json"
   run "$CARD" validate "$BATS_TEST_TMPDIR/merged.json"
   [ "$status" -eq 0 ]
 }
 
+@test "recall --rank relevance fills similar_past_decisions with the decisions that share words" {
+  "$LEDGER" append --project demo --question "Postgres job queue: SKIP LOCKED or advisory locks?" \
+    --answer "skip locked" --card-ref c1 --id locks
+  "$LEDGER" append --project demo --question "Which eviction policy for the session store?" \
+    --answer lru --card-ref c2 --id eviction
+  run "$CARD" recall "$CARD_FILE" --project demo --rank relevance
+  [ "$status" -eq 0 ]
+  [ "$(jq -r '.similar_past_decisions | map(.mem_id) | join(" ")' <<<"$output")" = "judgment-ledger:locks" ]
+  HARNESS_JUDGMENT_RANK=relevance run "$CARD" recall "$CARD_FILE" --project demo
+  [ "$(jq '.similar_past_decisions | length' <<<"$output")" -eq 1 ]
+  run "$CARD" recall "$CARD_FILE" --project demo
+  [ "$(jq -r '.similar_past_decisions[0].mem_id' <<<"$output")" = "judgment-ledger:eviction" ]
+}
+
 @test "recall gives an empty array when nothing matches" {
   run "$CARD" recall "$CARD_FILE" --project nobody
   [ "$status" -eq 0 ]
-  [ "$(jq -c .similar_past_decisions <<<"$output")" = "[]" ]
+  [ "$(json_eval 'd["similar_past_decisions"]' <<<"$output")" = "[]" ]
 }
 
 @test "unknown subcommand" {
   run "$CARD" frobnicate
-  [ "$status" -eq 1 ]
+  [ "$status" -eq 64 ]
   [[ "$output" == *"unknown subcommand frobnicate"* ]]
 }

@@ -7,7 +7,7 @@ load helpers
 setup() {
   export HOME="$BATS_TEST_TMPDIR/home"
   mkdir -p "$HOME"
-  unset HARNESS_PROJECT_ROOT HARNESS_PYTHON
+  unset HARNESS_PROJECT_ROOT HARNESS_PYTHON HARNESS_JUDGMENT_RANK
   export HARNESS_JUDGMENT_LEDGER="$BATS_TEST_TMPDIR/state/ledger.jsonl"
 }
 
@@ -22,19 +22,19 @@ add() { # add PROJECT QUESTION [more flags...]
     --card-ref cards/c.json --rationale "fewer services" --tags "infra, queue,," --id rec-1
   [ "$status" -eq 0 ]
   [ -z "$output" ]
-  run jq -r 'keys_unsorted | join(",")' "$HARNESS_JUDGMENT_LEDGER"
+  run json_eval '",".join(d)' "$HARNESS_JUDGMENT_LEDGER"
   [ "$output" = "id,project,decided_at,question,answer,rationale,card_ref,tags" ]
   line="$(cat "$HARNESS_JUDGMENT_LEDGER")"
   [[ "$line" == '{"id":"rec-1","project":"demo","decided_at":"'*'","question":"Use Postgres?","answer":"yes","rationale":"fewer services","card_ref":"cards/c.json","tags":["infra","queue"]}' ]]
-  [[ "$(jq -r .decided_at "$HARNESS_JUDGMENT_LEDGER")" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$ ]]
+  [[ "$(json_eval 'd["decided_at"]' "$HARNESS_JUDGMENT_LEDGER")" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$ ]]
 }
 
 @test "append keeps UTF-8 unescaped and defaults id, rationale and tags" {
   run add demo "日本語の質問?"
   [ "$status" -eq 0 ]
   grep -q '"question":"日本語の質問?"' "$HARNESS_JUDGMENT_LEDGER"
-  [[ "$(jq -r .id "$HARNESS_JUDGMENT_LEDGER")" =~ ^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$ ]]
-  [ "$(jq -c '[.rationale, .tags]' "$HARNESS_JUDGMENT_LEDGER")" = '["",[]]' ]
+  [[ "$(json_eval 'd["id"]' "$HARNESS_JUDGMENT_LEDGER")" =~ ^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$ ]]
+  [ "$(json_eval '[d["rationale"], d["tags"]]' "$HARNESS_JUDGMENT_LEDGER")" = '["",[]]' ]
 }
 
 @test "append rejects a missing flag, an unknown flag and a repeated flag, writing nothing" {
@@ -62,11 +62,25 @@ add() { # add PROJECT QUESTION [more flags...]
   [[ "$stderr" == "judgment-ledger: append skipped (cannot create directory $BATS_TEST_TMPDIR/blocker/sub: Not a directory)" ]]
 }
 
-@test "append is fail-open when the disk is full" {
+@test "append is fail-open when the ledger is a device (/dev/full), never silent" {
   HARNESS_JUDGMENT_LEDGER=/dev/full run --separate-stderr add demo q
   [ "$status" -eq 0 ]
   [ "${#stderr_lines[@]}" -eq 1 ]
-  [[ "$stderr" == "judgment-ledger: append skipped (cannot write /dev/full: No space left on device)" ]]
+  [[ "$stderr" == "judgment-ledger: append skipped (/dev/full is not a regular file (a character device))" ]]
+}
+
+@test "a FIFO as the ledger: append skips, search and recall warn; nothing waits for a writer" {
+  mkfifo "$BATS_TEST_TMPDIR/fifo"
+  export HARNESS_JUDGMENT_LEDGER="$BATS_TEST_TMPDIR/fifo"
+  run --separate-stderr timeout 60 "$LEDGER" append --project demo --question q --answer a --card-ref c
+  [ "$status" -eq 0 ]
+  [ "$stderr" = "judgment-ledger: append skipped ($HARNESS_JUDGMENT_LEDGER is not a regular file (a FIFO))" ]
+  run --separate-stderr timeout 60 "$LEDGER" search --project demo --query q
+  [ "$status" -eq 1 ] && [ -z "$output" ]
+  [ "$stderr" = "judgment-ledger: search: cannot read the ledger $HARNESS_JUDGMENT_LEDGER: not a regular file (a FIFO)" ]
+  run --separate-stderr timeout 60 "$LEDGER" recall --project demo --question q
+  [ "$status" -eq 1 ] && [ -z "$output" ]
+  [[ "$stderr" == *"recall: cannot read the ledger"*"not a regular file (a FIFO)" ]]
 }
 
 @test "append is fail-open when the lock is held for more than 2 s" {
@@ -88,16 +102,16 @@ add() { # add PROJECT QUESTION [more flags...]
   cd src
   run add demo "from a subfolder"
   [ "$status" -eq 0 ]
-  [ "$(jq -r .question "$REPO/.claude/state/judgment-ledger.jsonl")" = "from a subfolder" ]
+  [ "$(json_eval 'd["question"]' "$REPO/.claude/state/judgment-ledger.jsonl")" = "from a subfolder" ]
   HARNESS_PROJECT_ROOT="$BATS_TEST_TMPDIR/elsewhere" run add demo "root wins"
-  [ "$(jq -r .question "$BATS_TEST_TMPDIR/elsewhere/.claude/state/judgment-ledger.jsonl")" = "root wins" ]
+  [ "$(json_eval 'd["question"]' "$BATS_TEST_TMPDIR/elsewhere/.claude/state/judgment-ledger.jsonl")" = "root wins" ]
 }
 
 @test "parallel appends never lose or tear a line" {
   for i in $(seq 1 12); do add demo "parallel $i" & done
   wait
   [ "$(wc -l <"$HARNESS_JUDGMENT_LEDGER")" -eq 12 ]
-  [ "$(jq -s 'length' "$HARNESS_JUDGMENT_LEDGER")" -eq 12 ]
+  [ "$(grep -c '^{' "$HARNESS_JUDGMENT_LEDGER")" -eq 12 ]
 }
 
 @test "search is project-scoped: another project's records never come back" {
@@ -107,7 +121,7 @@ add() { # add PROJECT QUESTION [more flags...]
   run "$LEDGER" search --project alpha --query database
   [ "$status" -eq 0 ]
   [ "${#lines[@]}" -eq 1 ]
-  [ "$(jq -r .project <<<"$output")" = alpha ]
+  [ "$(json_eval 'd["project"]' <<<"$output")" = alpha ]
   run "$LEDGER" search --project gamma --query database
   [ "$status" -eq 0 ]
   [ -z "$output" ]
@@ -119,7 +133,7 @@ add() { # add PROJECT QUESTION [more flags...]
   run "$LEDGER" search --project demo --query "cache the build"
   [ "$status" -eq 0 ]
   [ "${#lines[@]}" -eq 3 ]
-  [ "$(jq -r .question <<<"${lines[0]}")" = "how to cache the build" ]
+  [ "$(json_eval 'd["question"]' <<<"${lines[0]}")" = "how to cache the build" ]
   [[ "${lines[1]}" == '{"id":"'* ]]
   run "$LEDGER" search --project demo --query cache --limit 9
   [ "${#lines[@]}" -eq 3 ]
@@ -131,7 +145,7 @@ add() { # add PROJECT QUESTION [more flags...]
   add demo "first"
   add demo "second"
   run "$LEDGER" search --project demo --query ""
-  [ "$(jq -r .question <<<"${lines[0]}")" = second ]
+  [ "$(json_eval 'd["question"]' <<<"${lines[0]}")" = second ]
   run "$LEDGER" search --project demo --query "zebra"
   [ "$status" -eq 0 ]
   [ -z "$output" ]
@@ -151,25 +165,57 @@ add() { # add PROJECT QUESTION [more flags...]
   add demo "Pick the queue 5" --id q5 --rationale "ops load"
   run "$LEDGER" recall --project demo --question "pick the queue"
   [ "$status" -eq 0 ]
-  [ "$(jq length <<<"$output")" -eq 3 ]
-  [ "$(jq -c '.[0] | keys_unsorted' <<<"$output")" = '["summary","decision","outcome","decided_at","mem_id"]' ]
-  [ "$(jq -r '.[0].mem_id' <<<"$output")" = "judgment-ledger:q5" ]
-  [ "$(jq -r '.[0].outcome' <<<"$output")" = "ops load" ]
-  [ "$(jq -r '.[1].outcome' <<<"$output")" = "recorded" ]
+  [ "$(json_eval 'len(d)' <<<"$output")" -eq 3 ]
+  [ "$(json_eval 'list(d[0])' <<<"$output")" = '["summary","decision","outcome","decided_at","mem_id"]' ]
+  [ "$(json_eval 'd[0]["mem_id"]' <<<"$output")" = "judgment-ledger:q5" ]
+  [ "$(json_eval 'd[0]["outcome"]' <<<"$output")" = "ops load" ]
+  [ "$(json_eval 'd[1]["outcome"]' <<<"$output")" = "recorded" ]
   run "$LEDGER" recall --project other --question "pick the queue"
   [ "$output" = "[]" ]
+}
+
+@test "search --rank relevance: whole words, stems, best first; match stays the default" {
+  add demo "Export the report nightly?" --id export
+  add demo "Plan the downtime for the upgrade" --id downtime
+  add demo "Cache the product pages at the edge?" --id cache
+  run "$LEDGER" search --project demo --query "caching pages?" --rank relevance
+  [ "$status" -eq 0 ]
+  [ "${#lines[@]}" -eq 1 ]
+  [ "$(jq -r .id <<<"$output")" = cache ]
+  run "$LEDGER" search --project demo --query "port or downtime?" --rank relevance
+  [ "$(jq -r .id <<<"$output")" = downtime ]
+  run "$LEDGER" search --project demo --query "port or downtime?"
+  [ "${#lines[@]}" -eq 2 ] # match: "port" is inside "export" and "report"
+  [ "$(jq -r .id <<<"${lines[0]}")" = export ]
+}
+
+@test "HARNESS_JUDGMENT_RANK=relevance opts a hook in; the flag wins; a bad value is a usage error" {
+  add demo "Use Redis or Postgres for the job queue?" --id queue
+  add demo "Export orders for accounting" --id export
+  HARNESS_JUDGMENT_RANK=relevance run "$LEDGER" recall --project demo --question "Which job queue: Redis or Postgres?"
+  [ "$status" -eq 0 ]
+  [ "$(jq -r 'map(.mem_id) | join(" ")' <<<"$output")" = "judgment-ledger:queue" ]
+  HARNESS_JUDGMENT_RANK=relevance run "$LEDGER" recall --project demo --question "Which job queue: Redis or Postgres?" --rank match
+  [ "$(jq length <<<"$output")" -eq 2 ] # match: "or" is inside "orders" and "for"
+  HARNESS_JUDGMENT_RANK=bm25 run --separate-stderr "$LEDGER" search --project demo --query queue
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  [ "$stderr" = "judgment-ledger: search: rank: HARNESS_JUDGMENT_RANK must be match or relevance, not 'bm25'" ]
+  run --separate-stderr "$LEDGER" recall --project demo --question q --rank fuzzy
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "judgment-ledger: recall: rank: must be match or relevance, not 'fuzzy'" ]
 }
 
 @test "recall cuts a long question to 117 characters plus ..." {
   long="$(printf 'q%.0s' $(seq 1 130))"
   add demo "$long"
   run "$LEDGER" recall --project demo --question "$long"
-  [ "$(jq -r '.[0].summary' <<<"$output")" = "${long:0:117}..." ]
+  [ "$(json_eval 'd[0]["summary"]' <<<"$output")" = "${long:0:117}..." ]
 }
 
 @test "unknown subcommand and help" {
   run "$LEDGER" frobnicate
-  [ "$status" -eq 1 ]
+  [ "$status" -eq 64 ]
   [[ "$output" == *"unknown subcommand frobnicate"* ]]
   run "$LEDGER" --help
   [ "$status" -eq 0 ]

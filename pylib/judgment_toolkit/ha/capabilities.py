@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import importlib.util
-import json
+
+from judgment_toolkit.jsonutil import compact
 
 from . import HA_VERSION
 from .runs import DEFAULT_RULES, SCHEMA, SUPPORTED_RULES
@@ -30,4 +31,4 @@ def report() -> dict:
 
 
 def render() -> str:
-    return json.dumps(report(), ensure_ascii=False, separators=(",", ":")) + "\n"
+    return compact(report()) + "\n"

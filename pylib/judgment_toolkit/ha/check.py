@@ -13,8 +13,8 @@ import signal
 import subprocess
 import time
 
-from . import plan as planmod, runs, safefs
-from .errors import INTERNAL, REFUSED, USAGE, HaError
+from . import ids as ids_grammar, runs, safefs
+from .errors import error
 
 DEFAULT_TIMEOUT = 600.0
 
@@ -37,28 +37,30 @@ def select(goal, wanted):
             if row.runnable:
                 targets.append(Target(row.id, {"criterion": row.id}, row))
         if not targets:
-            raise HaError(f"{goal.path}/PLAN.md: ## 조건표 declares no runnable rows", REFUSED)
+            raise error("target_refused",
+                        f"{goal.path}/PLAN.md: ## 조건표 declares no runnable rows")
     for wid in dict.fromkeys(wanted):
-        if not planmod.TARGET_ID.match(wid):
-            raise HaError(f"{wid!r} is not a target id (AC-n, EX-n or T001...)", USAGE)
+        if not ids_grammar.TARGET.match(wid):
+            raise error("usage", f"{wid!r} is not a target id ({ids_grammar.GRAMMAR})")
         if wid.startswith("T"):
             if wid not in ids.tasks:
-                raise HaError(f"{wid}: not in {goal.path}/PLAN.md ## Task", REFUSED)
+                raise error("target_refused", f"{wid}: not in {goal.path}/PLAN.md ## Task")
             rows = [r for r in plan.rows_for_task(wid) if r.runnable]
             if not rows:
-                raise HaError(f"{wid}: no runnable ## 조건표 row names this task", REFUSED)
+                raise error("target_refused",
+                            f"{wid}: no runnable ## 조건표 row names this task")
             for index, row in enumerate(rows, 1):
                 targets.append(Target(f"{wid}#{index}", {"task": wid, "index": index}, row))
             continue
         if wid.startswith("AC-") and wid not in ids.criteria:
-            raise HaError(f"{wid}: not an acceptance criterion in {goal.path}/SPEC.md",
-                          REFUSED)
+            raise error("target_refused",
+                        f"{wid}: not an acceptance criterion in {goal.path}/SPEC.md")
         row = plan.condition(wid)
         if row is None:
-            raise HaError(f"{wid}: no row in {goal.path}/PLAN.md ## 조건표", REFUSED)
+            raise error("target_refused", f"{wid}: no row in {goal.path}/PLAN.md ## 조건표")
         if not row.runnable:
-            raise HaError(f"{wid}: a manual row ({row.note}); ha check cannot run it",
-                          REFUSED)
+            raise error("target_refused",
+                        f"{wid}: a manual row ({row.note}); ha check cannot run it")
         targets.append(Target(wid, {"criterion": wid}, row))
     for t in targets:
         t.argv = t.row.argv()
@@ -71,21 +73,13 @@ def log_dir(goal) -> str:
 
 def check(goal, wanted, timeout=DEFAULT_TIMEOUT, report=None):
     """Run and record every selected target; returns the list of appended records."""
-    chain = runs.read_chain(goal)
-    if chain.start is not None:
-        runs.require_rules(chain.start)  # unknown rules: 66 before anything else
-    if not chain.ok:
-        raise runs.integrity_error(chain)
-    if chain.start is None:
-        raise HaError(f"not started: {goal.path} has no start line; run ha start first",
-                      REFUSED)
-    rules = runs.require_rules(chain.start)
+    rules = runs.open_started(goal).rules
     targets = select(goal, wanted)
     folder = log_dir(goal)
     try:
         safefs.ensure_dir(folder)
     except safefs.FsError as exc:
-        raise HaError(f"cannot create {folder}: {exc}", INTERNAL) from None
+        raise error("io_error", f"cannot create {folder}: {exc}") from None
     done = []
     for n, t in enumerate(targets):
         if n:
@@ -97,9 +91,7 @@ def check(goal, wanted, timeout=DEFAULT_TIMEOUT, report=None):
 
 
 def _run_one(goal, rules, t, folder, timeout):
-    commit = goal.repo.head()
-    clean = goal.is_clean(rules)
-    digest = goal.digest()
+    now = runs.snapshot(goal, rules)
     tmp = os.path.join(folder, f".running-{os.getpid()}-{time.monotonic_ns()}.log")
     try:
         exit_code, duration_ms = _execute(t.argv, goal.repo.toplevel, tmp, timeout)
@@ -115,14 +107,13 @@ def _run_one(goal, rules, t, folder, timeout):
         def fields(_chain, seq):
             return {"target": t.target, "argv": t.argv,
                     "command_digest": runs.sha256_hex(t.row.command.encode("utf-8")),
-                    "commit": commit, "tree_clean": clean, "spec_digest": digest,
-                    "exit": exit_code, "result": result, "duration_ms": duration_ms,
+                    **now.fields(), "exit": exit_code, "result": result, "duration_ms": duration_ms,
                     "output_digest": output_digest,
                     "output_path": f".git/ha/runs/{goal.key}/{seq}.log"}
 
         def started(chain):
             if chain.start is None:
-                raise HaError(f"not started: {goal.path} has no start line", REFUSED)
+                raise error("not_started", f"not started: {goal.path} has no start line")
             runs.require_rules(chain.start)
 
         return runs.append(goal, "check", fields, check=started, before_write=place_log)
@@ -137,7 +128,7 @@ def _file_sha256(path):
     try:
         fd = safefs.open_read(path)
     except safefs.FsError as exc:
-        raise HaError(f"cannot read the check log {path}: {exc}", INTERNAL) from None
+        raise error("io_error", f"cannot read the check log {path}: {exc}") from None
     try:
         while True:
             chunk = os.read(fd, 1 << 20)

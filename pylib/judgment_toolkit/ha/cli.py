@@ -7,49 +7,33 @@ from __future__ import annotations
 
 import sys
 
+from .. import output
+from ..cliargs import ArgError, HelpRequested, is_utf8, scan
+from . import usage
 from .errors import INTERNAL, USAGE, HaError
 
-USAGE_TEXT = """\
-usage: ha capabilities
-       ha start <goal> --request QUOTE [--rules run-rules/N]
-       ha check <goal> [AC-n|EX-n|T001 ...] [--timeout SECONDS]
-       ha status <goal> [--format md|json]
-       ha history <goal> ...
-       ha --version"""
-
-
 class _Args:
-    """A tiny option parser: exact flags, `--flag value` or `--flag=value`, usage errors 64."""
+    """`--flag value` or `--flag=value`, `--` ends options, usage errors 64 (on the shared
+    scanner, judgment_toolkit.cliargs)."""
 
     def __init__(self, command, argv, options, max_positional=None, min_positional=1):
-        self.values = {}
-        self.positional = []
-        it = iter(argv)
-        only_positional = False
-        for arg in it:
-            if not only_positional and arg == "--":
-                only_positional = True
-                continue
-            if not only_positional and arg.startswith("--"):
-                name, eq, value = arg.partition("=")
-                if name not in options:
-                    raise HaError(f"{command}: unknown option {name}", USAGE)
-                if not eq:
-                    value = next(it, None)
-                    if value is None:
-                        raise HaError(f"{command}: {name} needs a value", USAGE)
-                if name in self.values:
-                    raise HaError(f"{command}: {name} given twice", USAGE)
-                self.values[name] = value
-            elif not only_positional and arg.startswith("-") and arg != "-":
-                raise HaError(f"{command}: unknown option {arg}", USAGE)
-            else:
-                self.positional.append(arg)
+        try:
+            p = scan(argv, single=options, max_positional=max_positional, dashdash=True,
+                     dash_is_flag=True)
+        except ArgError as e:
+            raise HaError(f"{command}: " + {
+                "unknown": f"unknown option {e.name}",
+                "needs_value": f"{e.name} needs a value",
+                "twice": f"{e.name} given twice",
+                "unexpected": f"unexpected argument {e.name!r}"}[e.kind], USAGE) from None
+        if p.help:
+            raise HelpRequested(f"ha {command}")
+        self.values, self.positional = p.values, p.positional
         if len(self.positional) < min_positional:
             raise HaError(f"{command}: missing the goal argument", USAGE)
-        if max_positional is not None and len(self.positional) > max_positional:
-            raise HaError(f"{command}: unexpected argument {self.positional[max_positional]!r}",
-                          USAGE)
+        for arg in self.positional:
+            if not is_utf8(arg):
+                raise HaError(f"{command}: argument {arg!r} is not valid UTF-8", USAGE)
 
 
 def _open_goal(arg):
@@ -59,10 +43,12 @@ def _open_goal(arg):
 
 
 def cmd_capabilities(argv, out):
+    if argv[:1] in (["-h"], ["--help"]):
+        raise HelpRequested("ha capabilities")
     if argv:
         raise HaError(f"capabilities: unexpected argument {argv[0]!r}", USAGE)
     from . import capabilities
-    out.write(capabilities.render())
+    output.write(capabilities.render(), out)
     return 0
 
 
@@ -76,8 +62,8 @@ def cmd_start(argv, out):
     done = start.start(g, args.values["--request"],
                        args.values.get("--rules", runs.DEFAULT_RULES))
     rec = done.record
-    out.write(f"started: seq {done.seq}, base {rec['base_commit'][:12]}, "
-              f"rules {rec['rules']}\n")
+    output.write(f"started: seq {done.seq}, base {rec['base_commit'][:12]}, "
+                 f"rules {rec['rules']}\n", out)
     return 0
 
 
@@ -104,8 +90,7 @@ def cmd_check(argv, out):
         rec = done.record
         extra = "" if rec["result"] == "pass" else \
             f", exit {'none' if rec['exit'] is None else rec['exit']}, log {rec['output_path']}"
-        out.write(f"{target.label} check {rec['result']} (seq {done.seq}{extra})\n")
-        out.flush()
+        output.write(f"{target.label} check {rec['result']} (seq {done.seq}{extra})\n", out)
         results.append(rec["result"])
 
     check.check(g, args.positional[1:], timeout=timeout, report=report)
@@ -119,7 +104,7 @@ def cmd_status(argv, out):
         raise HaError(f"status: --format must be md or json, not {fmt!r}", USAGE)
     from . import status
     g = _open_goal(args.positional[0])
-    out.write(status.render(status.collect(g), fmt))
+    output.write(status.render(status.collect(g), fmt), out)
     return 0
 
 
@@ -151,11 +136,11 @@ def main(argv=None) -> int:
     out = sys.stdout
     try:
         if not argv or argv[0] in ("-h", "--help", "help"):
-            (out if argv else sys.stderr).write(USAGE_TEXT + "\n")
+            (out if argv else sys.stderr).write(usage.text("ha"))
             return 0 if argv else USAGE
         if argv[0] == "--version":
             from . import HA_VERSION
-            out.write(f"ha {HA_VERSION}\n")
+            output.write(f"ha {HA_VERSION}\n", out)
             return 0
         command = COMMANDS.get(argv[0])
         if command is None:
@@ -164,6 +149,9 @@ def main(argv=None) -> int:
         code = command(argv[1:], out)
         out.flush()
         return code
+    except HelpRequested as help_:
+        output.write(usage.text(help_.command), out)
+        return 0
     except HaError as err:
         _flush_quietly(out)
         print(err.render(), file=sys.stderr)
@@ -184,6 +172,11 @@ def _flush_quietly(stream):
         stream.flush()
     except Exception:
         pass
+
+
+def console_main() -> int:
+    """The `ha` console script (the same function scripts/ha runs through python -m)."""
+    return main()
 
 
 if __name__ == "__main__":

@@ -1,16 +1,18 @@
 """The only module that runs git.
 
-Every call goes through `Repo.git` with LC_ALL=C and GIT_OPTIONAL_LOCKS=0, reads plumbing
-output only (rev-parse, porcelain v2 -z), and never parses text meant for people. Results that
-cannot change during one ha command (HEAD, cleanliness for one exclude set) are cached on the
-Repo so a command does not start the same git process twice.
+Every call goes through `_run` with LC_ALL=C, GIT_OPTIONAL_LOCKS=0 and GIT_TERMINAL_PROMPT=0
+and reads machine output (rev-parse, status --porcelain=v2 -z, config --get-regexp). One
+exception: when discovery fails, rev-parse's stderr (fixed English under LC_ALL=C) tells "not a
+git repository" from "not a work tree" to choose the message. Results that cannot change
+during one ha command (HEAD, cleanliness for one exclude set) are cached on the Repo so a
+command does not start the same git process twice.
 """
 from __future__ import annotations
 
 import os
 import subprocess
 
-from .errors import INTERNAL, USAGE, HaError
+from .errors import error
 
 _ENV_OVERRIDES = {"LC_ALL": "C", "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}
 _UNSET = object()
@@ -28,9 +30,9 @@ def _run(argv, cwd, input=None):
                               stdin=None if input is not None else subprocess.DEVNULL,
                               capture_output=True)
     except FileNotFoundError:
-        raise HaError("git: not found on PATH", USAGE) from None
+        raise error("usage", "git: not found on PATH") from None
     except OSError as exc:
-        raise HaError(f"git: cannot run: {exc}", INTERNAL) from None
+        raise error("io_error", f"git: cannot run: {exc}") from None
 
 
 class Repo:
@@ -55,8 +57,8 @@ class Repo:
         proc = _run(list(args), self.toplevel, input=input)
         if check and proc.returncode != 0:
             detail = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-            raise HaError(f"git {args[0] if args else ''} failed (exit {proc.returncode})"
-                          + (f": {detail[-1]}" if detail else ""), INTERNAL)
+            raise error("io_error", f"git {args[0] if args else ''} failed (exit {proc.returncode})"
+                        + (f": {detail[-1]}" if detail else ""))
         return proc.stdout
 
     def head(self) -> str | None:
@@ -133,15 +135,15 @@ def discover(cwd: str | None = None) -> Repo:
         if proc.returncode != 0:
             err = proc.stderr.decode("utf-8", "replace")
             if "not a git repository" in err:
-                raise HaError("not inside a git repository", USAGE)
+                raise error("usage", "not inside a git repository")
             if "must be run in a work tree" in err:
-                raise HaError("not inside a git worktree (bare repository or git dir)", USAGE)
-            raise HaError("git rev-parse failed: " + (err.strip().splitlines() or ["?"])[-1],
-                          USAGE)
+                raise error("usage", "not inside a git worktree (bare repository or git dir)")
+            last = (err.strip().splitlines() or ["?"])[-1]
+            raise error("usage", f"git rev-parse failed: {last}")
         lines = proc.stdout.decode("utf-8", "surrogateescape").split("\n")
         if head is _UNSET:
             head = None  # rev-parse of HEAD failed while discovery works: unborn branch
     if len(lines) < 3 or not all(lines[:3]):
-        raise HaError("git rev-parse gave unexpected output", INTERNAL)
+        raise error("io_error", "git rev-parse gave unexpected output")
     toplevel, git_dir, common_dir = (os.path.normpath(p) for p in lines[:3])
     return Repo(toplevel, git_dir, common_dir, head=head)

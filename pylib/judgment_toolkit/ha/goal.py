@@ -8,8 +8,8 @@ import re
 import urllib.parse
 from dataclasses import dataclass, field
 
-from . import markdown, plan as planmod, safefs
-from .errors import REFUSED, USAGE, HaError
+from . import ids, markdown, plan as planmod, safefs
+from .errors import HaError, error
 from .gitrepo import Repo
 
 BUNDLE_FILES = ("PLAN.md", "REVIEW.md", "PROGRESS.md", "runs.jsonl")
@@ -17,7 +17,8 @@ BUNDLE_DIRS = ("tasks",)
 OPTIONAL_MARK = "(선택)"
 
 _LIST_ITEM = re.compile(r"^ {0,3}[-*+](?:[ \t]+(.*))?$")
-_AC_ITEM = re.compile(r"^(?:\*\*(AC-[0-9]+)\*\*|(AC-[0-9]+))(?=[ \t]|$)[ \t]*(.*)$")
+_AC_ITEM = re.compile(rf"^(?:\*\*({ids.CRITERION_LIKE})\*\*|({ids.CRITERION_LIKE}))(?=[ \t]|$)"
+                      r"[ \t]*(.*)$")
 _INLINE_LINK = re.compile(r"!?\[(?:[^\[\]\\]|\\.)*\]\(\s*(<[^>\n]*>|[^\s()]+(?:\([^\s()]*\)[^\s()]*)*)"
                           r"(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?\s*\)")
 _REF_DEF = re.compile(r"^ {0,3}\[(?:[^\[\]\\]|\\.)+\]:[ \t]*(<[^>\n]*>|\S+)")
@@ -76,7 +77,7 @@ class Goal:
         except safefs.FsError as exc:
             if exc.state in ("missing", "not_regular"):
                 return None
-            raise HaError(f"{self.rel(name)}: cannot read: {exc.detail}", REFUSED) from None
+            raise error("goal_invalid", f"{self.rel(name)}: cannot read: {exc.detail}") from None
 
     def _text(self, name: str) -> str | None:
         data = self.read(name)
@@ -86,7 +87,7 @@ class Goal:
             return data.decode("utf-8")
         except UnicodeDecodeError as exc:
             line = data[:exc.start].count(b"\n") + 1
-            raise HaError(f"{self.rel(name)}:{line}: not valid UTF-8", REFUSED) from None
+            raise error("goal_invalid", f"{self.rel(name)}:{line}: not valid UTF-8") from None
 
     def has_spec(self) -> bool:
         return safefs.kind(os.path.join(self.abs_path, "SPEC.md")) == "file"
@@ -103,8 +104,9 @@ class Goal:
             criteria = set(ids.criteria)
             for row in ids.plan.conditions:
                 if row.id.startswith("AC-") and row.id not in criteria:
-                    raise HaError(f"{row.file}:{row.line}: {row.id} is not an acceptance "
-                                  "criterion in SPEC.md", REFUSED)
+                    raise error("goal_invalid",
+                                f"{row.file}:{row.line}: {row.id} is not an acceptance "
+                                "criterion in SPEC.md")
             ids.extras = [r.id for r in ids.plan.conditions if r.id.startswith("EX-")]
             ids.tasks = [t.id for t in ids.plan.tasks]
             self._ids = ids
@@ -202,12 +204,17 @@ def parse_criteria(text: str, file: str):
         item = (m.group(1) or "").strip()
         am = _AC_ITEM.match(item)
         if not am:
-            raise HaError(f"{file}:{no}: list item under ## Acceptance Criteria has no "
-                          "AC-n id", REFUSED)
+            raise error("goal_invalid",
+                        f"{file}:{no}: list item under ## Acceptance Criteria has no "
+                        "AC-n id")
         cid = am.group(1) or am.group(2)
+        if not ids.CRITERION.match(cid):
+            raise error("goal_invalid",
+                        f"{file}:{no}: {cid!r} is not an AC-n id (n = 1, 2, ... without "
+                        "leading zeros)")
         if cid in seen:
-            raise HaError(f"{file}:{no}: duplicate id {cid} (first at line {seen[cid]})",
-                          REFUSED)
+            raise error("goal_invalid",
+                        f"{file}:{no}: duplicate id {cid} (first at line {seen[cid]})")
         seen[cid] = no
         criteria.append(cid)
         if am.group(3).startswith(OPTIONAL_MARK):
@@ -249,25 +256,25 @@ def _link_target(target: str, base: str):
 def resolve(repo: Repo, arg: str, cwd: str | None = None) -> Goal:
     """The goal folder named by `arg` (relative to `cwd` or absolute) inside `repo`'s worktree."""
     if not arg:
-        raise HaError("goal: empty path", USAGE)
+        raise error("usage", "goal: empty path")
     cwd = cwd or os.getcwd()
     raw = os.path.join(cwd, arg)
     real = os.path.realpath(raw)
     top = os.path.realpath(repo.toplevel)
     if real == top:
-        raise HaError(f"goal {arg!r}: the repository root cannot be a goal", USAGE)
+        raise error("usage", f"goal {arg!r}: the repository root cannot be a goal")
     if not real.startswith(top.rstrip(os.sep) + os.sep):
-        raise HaError(f"goal {arg!r}: outside the worktree {repo.toplevel}", USAGE)
+        raise error("usage", f"goal {arg!r}: outside the worktree {repo.toplevel}")
     for gd in (repo.git_dir, repo.common_dir):
         gd = os.path.realpath(gd)
         if real == gd or real.startswith(gd + os.sep):
-            raise HaError(f"goal {arg!r}: inside the git dir", USAGE)
+            raise error("usage", f"goal {arg!r}: inside the git dir")
     k = safefs.kind(real)
     if k == "missing":
-        raise HaError(f"goal {arg!r}: no such folder", USAGE)
+        raise error("usage", f"goal {arg!r}: no such folder")
     if k != "dir":
-        raise HaError(f"goal {arg!r}: not a folder", USAGE)
+        raise error("usage", f"goal {arg!r}: not a folder")
     rel = os.path.relpath(real, top).replace(os.sep, "/")
     if rel.split("/", 1)[0] == ".git":
-        raise HaError(f"goal {arg!r}: inside the git dir", USAGE)
+        raise error("usage", f"goal {arg!r}: inside the git dir")
     return Goal(repo, rel)

@@ -8,17 +8,13 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
-from . import markdown
-from .errors import REFUSED, HaError
+from . import ids, markdown
+from .errors import error
 
 CONDITION_COLUMNS = ["ID", "종류", "검증 명령", "검사 경로", "Task"]
 TASK_COLUMNS = ["ID", "목표", "근거", "제안", "선행", "필수", "문서"]
 KINDS = ("change", "maintain", "manual")
 NONE_MARK = "—"
-# ASCII digits only (`\d` would also take other scripts' digits); \Z, not $, refuses a final LF
-CONDITION_ID = re.compile(r"(AC|EX)-[0-9]+\Z")
-TASK_ID = re.compile(r"T[0-9]{3,}\Z")
-TARGET_ID = re.compile(r"(?:(?:AC|EX)-[0-9]+|T[0-9]{3,})\Z")
 _ONE_CODE_SPAN = re.compile(r"(`+)(.+)\1", re.S)
 _SHELL_CHARS = set("|&;<>()$`*?~\n")
 SHARED_BUNDLE_DECLARATION = "- 다른 목표 실행 묶음: `검사 입력`"
@@ -42,20 +38,19 @@ class ConditionRow:
     def argv(self) -> list:
         """The command split into argv by POSIX quoting; shell syntax is refused."""
         text = self.command or ""
-        where = f"{self.file}:{self.line}"
         try:
             lexer = shlex.shlex(text, posix=True, punctuation_chars=False)
             lexer.whitespace_split = True
             lexer.commenters = ""
             argv = list(lexer)
         except ValueError as exc:
-            raise HaError(f"{where}: {self.id}: cannot split command: {exc}", REFUSED) from None
+            raise _bad(self.file, self.line, f"{self.id}: cannot split command: {exc}") from None
         bad = _unquoted_shell_chars(text)
         if bad:
-            raise HaError(f"{where}: {self.id}: command uses shell syntax {bad!r}; "
-                          "ha check runs one program without a shell", REFUSED)
+            raise _bad(self.file, self.line, f"{self.id}: command uses shell syntax {bad!r}; "
+                       "ha check runs one program without a shell")
         if not argv:
-            raise HaError(f"{where}: {self.id}: empty command", REFUSED)
+            raise _bad(self.file, self.line, f"{self.id}: empty command")
         return argv
 
 
@@ -112,10 +107,34 @@ def _unquoted_shell_chars(text: str) -> str:
     return ""
 
 
-def _check_header(file, no, cells, expected, table):
-    if cells != expected:
-        raise HaError(f"{file}:{no}: {table} columns must be exactly "
-                      f"'{' | '.join(expected)}', found '{' | '.join(cells)}'", REFUSED)
+def _bad(file: str, no: int, what: str):
+    """A malformed PLAN.md, naming file:line."""
+    return error("goal_invalid", f"{file}:{no}: {what}")
+
+
+def _table_rows(text: str, heading: str, columns: list, file: str):
+    """(line, cells) of the first table under `## heading`, its header checked, each row the
+    right number of cells with an id that appears once; nothing when there is no table."""
+    sec = markdown.section(text, heading)
+    table = markdown.first_table(sec) if sec is not None else None
+    if not table:
+        return
+    hno, header, rows = table
+    if header != columns:
+        raise _bad(file, hno, f"## {heading} columns must be exactly '{' | '.join(columns)}', "
+                   f"found '{' | '.join(header)}'")
+    seen = {}
+    for no, cells in rows:
+        if len(cells) != len(columns):
+            raise _bad(file, no, f"## {heading} row has {len(cells)} cells, "
+                       f"expected {len(columns)}")
+        rid = cells[0]
+        if not rid:
+            raise _bad(file, no, f"## {heading} row without an id")
+        if rid in seen:
+            raise _bad(file, no, f"duplicate id {rid} (first at line {seen[rid]})")
+        seen[rid] = no
+        yield no, cells
 
 
 def _task_refs(cell: str):
@@ -124,80 +143,48 @@ def _task_refs(cell: str):
     return [t for t in re.split(r"[,\s]+", cell) if t]
 
 
+def _condition_row(file: str, no: int, cells: list) -> ConditionRow:
+    cid, kind, cmd, paths, tasks = cells
+    if not ids.CONDITION.match(cid):
+        raise _bad(file, no, f"## 조건표 id {cid!r} is not AC-n or EX-n "
+                   "(n = 1, 2, ... without leading zeros)")
+    if kind not in KINDS:
+        raise _bad(file, no, f"{cid}: 종류 {kind!r} is not one of {', '.join(KINDS)}")
+    command = None
+    if kind == "manual":
+        if not cmd.startswith(NONE_MARK):
+            raise _bad(file, no,
+                       f"{cid}: a manual row's 검증 명령 is '{NONE_MARK}' and a reason")
+    else:
+        command = _code_span(cmd)
+        if command is None:
+            raise _bad(file, no, f"{cid}: 검증 명령 must be one code span, found {cmd!r}")
+    return ConditionRow(cid, kind, command, cmd, paths, _task_refs(tasks), no, file)
+
+
+def _task_row(file: str, no: int, cells: list) -> TaskRow:
+    tid, title, _basis, _proposal, _after, required, doc = cells
+    if not ids.TASK.match(tid):
+        raise _bad(file, no, f"## Task id {tid!r} does not match T001...")
+    if required not in ("예", "아니오"):
+        raise _bad(file, no, f"{tid}: 필수 must be 예 or 아니오, found {required!r}")
+    if doc != NONE_MARK and doc != f"tasks/{tid}.md":
+        raise _bad(file, no, f"{tid}: 문서 must be tasks/{tid}.md or {NONE_MARK}, found {doc!r}")
+    return TaskRow(tid, title, required == "예", None if doc == NONE_MARK else doc, no)
+
+
 def parse(text: str, file: str) -> Plan:
     """Parse PLAN.md text; `file` is the repository-relative path used in messages."""
     plan = Plan()
-    cond = markdown.section(text, "조건표")
-    if cond is not None:
-        table = markdown.first_table(cond)
-        if table:
-            hno, header, rows = table
-            _check_header(file, hno, header, CONDITION_COLUMNS, "## 조건표")
-            seen = {}
-            for no, cells in rows:
-                if len(cells) != len(CONDITION_COLUMNS):
-                    raise HaError(f"{file}:{no}: ## 조건표 row has {len(cells)} cells, "
-                                  f"expected {len(CONDITION_COLUMNS)}", REFUSED)
-                cid, kind, cmd, paths, tasks = cells
-                if not cid:
-                    raise HaError(f"{file}:{no}: ## 조건표 row without an id", REFUSED)
-                if not CONDITION_ID.match(cid):
-                    raise HaError(f"{file}:{no}: ## 조건표 id {cid!r} is not AC-n or EX-n",
-                                  REFUSED)
-                if cid in seen:
-                    raise HaError(f"{file}:{no}: duplicate id {cid} (first at line "
-                                  f"{seen[cid]})", REFUSED)
-                seen[cid] = no
-                if kind not in KINDS:
-                    raise HaError(f"{file}:{no}: {cid}: 종류 {kind!r} is not one of "
-                                  f"{', '.join(KINDS)}", REFUSED)
-                command = None
-                if kind == "manual":
-                    if not cmd.startswith(NONE_MARK):
-                        raise HaError(f"{file}:{no}: {cid}: a manual row's 검증 명령 is "
-                                      f"'{NONE_MARK}' and a reason", REFUSED)
-                else:
-                    command = _code_span(cmd)
-                    if command is None:
-                        raise HaError(f"{file}:{no}: {cid}: 검증 명령 must be one code span, "
-                                      f"found {cmd!r}", REFUSED)
-                plan.conditions.append(ConditionRow(cid, kind, command, cmd, paths,
-                                                    _task_refs(tasks), no, file))
-    task_sec = markdown.section(text, "Task")
-    if task_sec is not None:
-        table = markdown.first_table(task_sec)
-        if table:
-            hno, header, rows = table
-            _check_header(file, hno, header, TASK_COLUMNS, "## Task")
-            seen = {}
-            for no, cells in rows:
-                if len(cells) != len(TASK_COLUMNS):
-                    raise HaError(f"{file}:{no}: ## Task row has {len(cells)} cells, "
-                                  f"expected {len(TASK_COLUMNS)}", REFUSED)
-                tid, title, _basis, _proposal, _after, required, doc = cells
-                if not tid:
-                    raise HaError(f"{file}:{no}: ## Task row without an id", REFUSED)
-                if not TASK_ID.match(tid):
-                    raise HaError(f"{file}:{no}: ## Task id {tid!r} does not match T001...",
-                                  REFUSED)
-                if tid in seen:
-                    raise HaError(f"{file}:{no}: duplicate id {tid} (first at line "
-                                  f"{seen[tid]})", REFUSED)
-                seen[tid] = no
-                if required not in ("예", "아니오"):
-                    raise HaError(f"{file}:{no}: {tid}: 필수 must be 예 or 아니오, found "
-                                  f"{required!r}", REFUSED)
-                if doc != NONE_MARK and doc != f"tasks/{tid}.md":
-                    raise HaError(f"{file}:{no}: {tid}: 문서 must be tasks/{tid}.md or "
-                                  f"{NONE_MARK}, found {doc!r}", REFUSED)
-                plan.tasks.append(TaskRow(tid, title, required == "예",
-                                          None if doc == NONE_MARK else doc, no))
+    plan.conditions = [_condition_row(file, no, cells)
+                       for no, cells in _table_rows(text, "조건표", CONDITION_COLUMNS, file)]
+    plan.tasks = [_task_row(file, no, cells)
+                  for no, cells in _table_rows(text, "Task", TASK_COLUMNS, file)]
     task_ids = {t.id for t in plan.tasks}
     for row in plan.conditions:
         for t in row.tasks:
-            if not TASK_ID.match(t) or t not in task_ids:
-                raise HaError(f"{file}:{row.line}: {row.id}: Task {t!r} is not in ## Task",
-                              REFUSED)
+            if not ids.TASK.match(t) or t not in task_ids:
+                raise _bad(file, row.line, f"{row.id}: Task {t!r} is not in ## Task")
     scope = markdown.section(text, "범위")
     if scope is not None:
         plan.shares_bundles = any(line.strip() == SHARED_BUNDLE_DECLARATION

@@ -10,11 +10,13 @@ import fcntl
 import hashlib
 import json
 import os
-import time
 from dataclasses import dataclass
+from typing import NamedTuple
+
+from judgment_toolkit.jsonutil import compact_bytes, utc_now
 
 from . import HA_VERSION, safefs
-from .errors import INTERNAL, REFUSED, UNSUPPORTED, HaError
+from .errors import HaError, error
 
 SCHEMA = "run/v1"
 SUPPORTED_RULES = ("run-rules/1", "run-rules/2", "run-rules/3", "run-rules/4")
@@ -24,15 +26,6 @@ HEADER = ("schema", "seq", "prev", "kind", "at", "ha_version")
 
 def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def dumps(obj) -> str:
-    """Compact JSON, non-ASCII unescaped: the one serialisation of a run line."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
-
-
-def utc_now() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
 class Chain:
@@ -145,7 +138,7 @@ def read_chain(goal) -> Chain:
             return Chain([], [])
         if exc.state == "not_regular":
             return Chain([], [], f"{name}: not a regular file ({exc.detail})", 1)
-        raise HaError(f"{name}: cannot read: {exc.detail}", INTERNAL) from None
+        raise error("io_error", f"{name}: cannot read: {exc.detail}") from None
     return verify(data, name)
 
 
@@ -153,21 +146,62 @@ def start_key(chain: Chain) -> str:
     """sha256 of the raw start line: the history store's key for this run."""
     raw = chain.start_raw
     if raw is None:
-        raise HaError("not started: the run record has no start line", REFUSED)
+        raise error("not_started", "not started: the run record has no start line")
     return sha256_hex(raw)
 
 
 def require_rules(start: dict) -> str:
     rules = start.get("rules")
     if rules not in SUPPORTED_RULES:
-        raise HaError(f"unsupported run rules {rules!r} in the start line "
-                      f"(supported: {', '.join(SUPPORTED_RULES)})", UNSUPPORTED)
+        raise error("unsupported_rules", f"unsupported run rules {rules!r} in the start line "
+                    f"(supported: {', '.join(SUPPORTED_RULES)})")
     return rules
 
 
 def integrity_error(chain: Chain) -> HaError:
-    return HaError(f"record_integrity: {chain.error}; nothing was changed (ha never repairs "
-                   "a run record)", REFUSED)
+    return error("record_integrity", f"{chain.error}; nothing was changed (ha never repairs "
+                 "a run record)")
+
+
+class Snapshot(NamedTuple):
+    """The worktree as a line of the record (or a history event) states it: HEAD, whether the
+    tree is clean under the run's rules, and the goal digest. Taken by `snapshot` only."""
+    commit: str | None
+    tree_clean: bool
+    spec_digest: str
+
+    def fields(self) -> dict:
+        return {"commit": self.commit, "tree_clean": self.tree_clean,
+                "spec_digest": self.spec_digest}
+
+
+def snapshot(goal, rules: str) -> Snapshot:
+    return Snapshot(goal.repo.head(), goal.is_clean(rules), goal.digest())
+
+
+@dataclass(frozen=True)
+class StartedRun:
+    """A started goal's run: the verified chain (its `head`), the start line's rules and the
+    start key (sha256 of the raw start line, the history store's key)."""
+    goal: object
+    chain: Chain
+    rules: str
+    start_key: str
+
+
+def open_started(goal, intact: bool = True) -> StartedRun:
+    """Read and verify a goal's run record and require a start line. Refusals, in this order:
+    unsupported rules (66), a broken chain (record_integrity, 65; only when `intact`: a view
+    may read a broken record), no start line (not_started, 65)."""
+    chain = read_chain(goal)
+    if chain.start is not None:
+        require_rules(chain.start)
+    if intact and not chain.ok:
+        raise integrity_error(chain)
+    if chain.start is None:
+        raise error("not_started",
+                    f"not started: {goal.path} has no start line; run ha start first")
+    return StartedRun(goal, chain, chain.start["rules"], start_key(chain))
 
 
 @dataclass
@@ -195,7 +229,7 @@ class Lock:
             if self.fd is not None:
                 os.close(self.fd)
                 self.fd = None
-            raise HaError(f"cannot lock {self.path}: {exc}", INTERNAL) from None
+            raise error("io_error", f"cannot lock {self.path}: {exc}") from None
         return self
 
     def __exit__(self, *exc):
@@ -224,7 +258,7 @@ def append(goal, kind: str, fields: dict, check=None, before_write=None) -> Appe
         for k, v in body.items():
             if k not in HEADER:
                 record[k] = v
-        line = dumps(record).encode("utf-8")
+        line = compact_bytes(record)
         if before_write is not None:
             before_write(seq)
         _write_line(goal, chain, line)
@@ -236,19 +270,22 @@ def _write_line(goal, chain: Chain, line: bytes):
     try:
         fd, created = safefs.open_append(goal.runs_path)
     except safefs.FsError as exc:
-        raise HaError(f"{name}: cannot open for append: {exc.state} {exc.detail}; nothing "
-                      "was written", INTERNAL) from None
+        raise error("io_error",
+                    f"{name}: cannot open for append: {exc.state} {exc.detail}; nothing "
+                    "was written") from None
     try:
         size = os.fstat(fd).st_size
         if size != chain.size:
-            raise HaError(f"{name}: changed while locked ({size} bytes, read {chain.size}); "
-                          "nothing was written", INTERNAL)
+            raise error("io_error",
+                        f"{name}: changed while locked ({size} bytes, read {chain.size}); "
+                        "nothing was written")
         try:
             safefs.write_all(fd, line + b"\n")
             os.fsync(fd)
         except OSError as exc:
-            raise HaError(f"{name}: write failed ({exc.strerror or exc}); the line may have "
-                          "applied; inspect before retrying", INTERNAL) from None
+            raise error("write_uncertain",
+                        f"{name}: write failed ({exc.strerror or exc}); the line may have "
+                        "applied; inspect before retrying") from None
     finally:
         os.close(fd)
     if created:

@@ -4,7 +4,7 @@ Nothing time-dependent is shown, so the same repository state always prints the 
 """
 from __future__ import annotations
 
-import json
+from judgment_toolkit.jsonutil import compact
 
 from . import runs
 from .errors import HaError
@@ -24,8 +24,7 @@ def collect(goal) -> dict:
                "tasks": got.tasks}
     except HaError as err:
         ids_error = err.message
-    digest_now = goal.digest()
-    repo = goal.repo
+    now = runs.snapshot(goal, rules or runs.DEFAULT_RULES)
     return {
         "schema": SCHEMA,
         "goal": goal.path,
@@ -35,9 +34,9 @@ def collect(goal) -> dict:
                                              "base_commit": start.get("base_commit"),
                                              "at": start.get("at")},
         "head": chain.head,
-        "commit": repo.head(),
-        "tree_clean": goal.is_clean(rules or runs.DEFAULT_RULES),
-        "spec_digest": {"now": digest_now,
+        "commit": now.commit,
+        "tree_clean": now.tree_clean,
+        "spec_digest": {"now": now.spec_digest,
                         "start": None if start is None else start.get("spec_digest")},
         "ids": ids,
         "ids_error": ids_error,
@@ -47,7 +46,7 @@ def collect(goal) -> dict:
 
 def render(view: dict, fmt: str) -> str:
     if fmt == "json":
-        return json.dumps(view, ensure_ascii=False, separators=(",", ":")) + "\n"
+        return compact(view) + "\n"
     return markdown(view)
 
 

@@ -1,9 +1,10 @@
-"""A strict flag parser shared by both command lines.
+"""The judgment command lines' flag rules, on the shared scanner (judgment_toolkit.cliargs).
 
 Rules: flags are `--name value` or `--name=value`; every flag may be given once; unknown flags
 and stray arguments are errors. Flag names are field names with `_` spelled `-`, so an error can
 always name the field it concerns.
 """
+from ..cliargs import ArgError, HelpRequested, scan
 
 
 class UsageError(Exception):
@@ -16,33 +17,29 @@ def flag_name(field):
     return "--" + field.replace("_", "-")
 
 
-def parse(argv, fields, positionals=0):
-    """Parse argv into (list of positionals, {field: value}) for the given flag fields."""
-    known = {flag_name(f): f for f in fields}
-    values, pos = {}, []
-    i = 0
-    while i < len(argv):
-        arg = argv[i]
-        if arg.startswith("--") and len(arg) > 2:
-            name, eq, inline = arg.partition("=")
-            field = known.get(name)
-            if field is None:
-                raise UsageError(name, "unknown flag")
-            if field in values:
-                raise UsageError(field, f"{name} given more than once")
-            if eq:
-                values[field] = inline
-            elif i + 1 < len(argv):
-                i += 1
-                values[field] = argv[i]
-            else:
-                raise UsageError(field, f"{name} needs a value")
-        elif len(pos) < positionals:
-            pos.append(arg)
-        else:
-            raise UsageError(None, f"unexpected argument {arg!r}")
-        i += 1
-    return pos, values
+def field_name(flag):
+    return flag[2:].replace("-", "_")
+
+
+def parse(argv, fields, positionals=0, switches=()):
+    """Parse argv into (list of positionals, {field: value}) for the given flag fields; switch
+    fields given are in the dict with the value True. HelpRequested for -h/--help."""
+    try:
+        p = scan(argv, single=[flag_name(f) for f in fields],
+                 switches=[flag_name(f) for f in switches], max_positional=positionals)
+    except ArgError as e:
+        if e.kind == "unknown":
+            raise UsageError(e.name, "unknown flag") from None
+        if e.kind == "twice":
+            raise UsageError(field_name(e.name), f"{e.name} given more than once") from None
+        if e.kind == "needs_value":
+            raise UsageError(field_name(e.name), f"{e.name} needs a value") from None
+        raise UsageError(None, f"unexpected argument {e.name!r}") from None
+    if p.help:
+        raise HelpRequested()
+    values = {field_name(k): v for k, v in p.values.items()}
+    values.update((field_name(s), True) for s in p.switches)
+    return p.positional, values
 
 
 def require(values, *fields):

@@ -1,14 +1,11 @@
 """judgment-card.v1: load, validate, should-issue, record-answer, recall."""
 import json
 import os
-import subprocess
 import sys
-from pathlib import Path
 
-from . import ledger, mem, recall as recall_mod, schema
+from . import exits
 
 ISSUE_REASONS = ("dod-ambiguous", "scope-exceeded", "tradeoff")
-LEDGER_SCRIPT = Path(__file__).resolve().parents[3] / "scripts" / "judgment-ledger.sh"
 
 
 class CardError(Exception):
@@ -45,6 +42,7 @@ def _no_constant(name):
 
 def violations(card):
     """Every schema violation as '<JSON path>: <message>', sorted by path."""
+    from . import schema  # jsonschema: should-issue never needs it
     return [f"{e.json_path}: {e.message}" for e in schema.errors(schema.CARD, card)]
 
 
@@ -60,10 +58,10 @@ def load_valid(path, raw=None):
 def should_issue(reason, floor_category=None):
     """(stdout line, exit code)."""
     if floor_category:
-        return f"HARD_STOP: floor ({floor_category})", 2
+        return f"HARD_STOP: floor ({floor_category})", exits.HARD_STOP
     if reason in ISSUE_REASONS:
-        return "ISSUE_CARD", 0
-    return "NO_CARD: reason not in enum", 1
+        return "ISSUE_CARD", exits.OK
+    return "NO_CARD: reason not in enum", exits.NO_CARD
 
 
 def option_ids(card):
@@ -74,34 +72,30 @@ RECORD_SKIPPED = "judgment-card: record skipped (unreachable)"
 
 
 def record_answer(path, card, answer, why, project, session, env=None, err=None):
-    """Checkpoint to harness-mem when configured, then append to the ledger through
-    judgment-ledger.sh append. Both are fail-open: a failure is one stderr line, never an error."""
+    """Checkpoint to harness-mem when configured, then append to the ledger in-process through
+    the ledger command's own append (appending.append_fail_open). Both are fail-open: a failure
+    is one stderr line, never an error. Returns {"ledger": the stored record or None,
+    "harness_mem": "recorded" | "unreachable" | "not_configured"}."""
+    from . import appending, mem
     env = os.environ if env is None else env
     err = err or sys.stderr
-    if mem.configured(env) and not mem.post(mem.payload(card, answer, why, project, session, env), env):
-        print(RECORD_SKIPPED, file=err, flush=True)
-    problem = append_to_ledger(path, card, answer, why, project)
-    if problem:
-        print(problem, file=err, flush=True)
+    outcome = "not_configured"
+    if mem.configured(env):
+        outcome = "recorded" if mem.post(mem.payload(card, answer, why, project, session, env),
+                                         env) else "unreachable"
+        if outcome == "unreachable":
+            print(RECORD_SKIPPED, file=err, flush=True)
+    given = {"project": project, "question": card["question"], "answer": answer,
+             "rationale": why, "card_ref": path, "tags": "judgment-card"}
+    _, rec = appending.append_fail_open(given, err=err)
+    return {"ledger": rec, "harness_mem": outcome}
 
 
-def append_to_ledger(path, card, answer, why, project):
-    """Run judgment-ledger.sh append (its stderr passes through); fail-open."""
-    argv = ["bash", str(LEDGER_SCRIPT), "append", "--project", project,
-            "--question", card["question"], "--answer", answer, "--rationale", why,
-            "--card-ref", path, "--tags", "judgment-card"]
-    try:
-        subprocess.run(argv, stdin=subprocess.DEVNULL, check=False)
-    except OSError as e:
-        return f"judgment-ledger: append skipped (cannot run {LEDGER_SCRIPT}: {e.strerror or e})"
-    except ValueError as e:  # a NUL or a lone surrogate (valid in JSON) cannot be an argument
-        return f"judgment-ledger: append skipped (the card cannot be passed as arguments: {e})"
-    return None
-
-
-def recall(card, project, path=None):
-    """The card with similar_past_decisions replaced by the ledger's recall for its question."""
-    items = recall_mod.recall(path or ledger.default_path(), project, card["question"])
+def recall(card, project, path=None, mode="match"):
+    """The card with similar_past_decisions replaced by the ledger's recall for its question
+    (ranked by `mode`, see search.MODES)."""
+    from . import ledger, recall as recall_mod
+    items = recall_mod.recall(path or ledger.default_path(), project, card["question"], mode)
     merged = recall_mod.merge(card, items)
     problems = violations(merged)
     if problems:  # cannot happen for a valid card and recall items; checked, not assumed

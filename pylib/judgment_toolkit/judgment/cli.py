@@ -1,291 +1,316 @@
-"""The one Python entry of scripts/judgment-ledger.sh and scripts/judgment-card.sh.
+"""The one Python entry of judgment-ledger and judgment-card, whichever way they are called:
 
-    python -m judgment_toolkit.judgment.cli ledger append|search|recall ARGS...
-    python -m judgment_toolkit.judgment.cli card should-issue|validate|record-answer|recall ARGS...
+    judgment-ledger ARGS...   /  judgment-card ARGS...        (console scripts: ledger_main, card_main)
+    scripts/judgment-ledger.sh ARGS...  / scripts/judgment-card.sh ARGS...
+        -> python -m judgment_toolkit.judgment.cli ledger|card ARGS...   (main)
 
-Exit codes are the scripts' contract, except for `ledger append`, which returns APPEND_REJECTED
-for a rejected record: the shell maps it to 1 and maps every other failure of this process
-(a crash, an import error, a signal) to a fail-open skip.
+Both routes run the same functions, so arguments, output, messages and exit codes (exits.py)
+are the same. Fail-open lives here too: `append` exits 0 after one `append skipped (...)` line
+on any I/O trouble or unexpected error, 1 for a rejected record, and 70 only for a broken
+installation (a packaged schema missing), which is a bug, not I/O trouble.
 """
-import json
-import os
 import sys
 
-from . import deps
-from .args import UsageError, parse, require
+from . import deps, exits, usage
+from .args import HelpRequested, UsageError, parse, require
+from .. import output
+from ..cliargs import whole_number
 
-APPEND_REJECTED = 65
+LEDGER, CARD = "judgment-ledger", "judgment-card"
 
 
 def main(argv=None):
+    """`python -m judgment_toolkit.judgment.cli ledger|card ARGS...` (the scripts' route)."""
     argv = sys.argv[1:] if argv is None else argv
-    if len(argv) < 2 or (argv[0], argv[1]) not in COMMANDS:
-        print("usage: python -m judgment_toolkit.judgment.cli ledger|card SUBCOMMAND ARGS...", file=sys.stderr)
-        return 1
+    tools = {"ledger": ledger_main, "card": card_main}
+    if not argv or argv[0] not in tools:
+        print("usage: python -m judgment_toolkit.judgment.cli ledger|card SUBCOMMAND ARGS...",
+              file=sys.stderr)
+        return exits.USAGE
+    return tools[argv[0]](argv[1:])
+
+
+def ledger_main(argv=None):
+    """The `judgment-ledger` console script."""
+    return _dispatch(LEDGER, LEDGER_COMMANDS, sys.argv[1:] if argv is None else argv)
+
+
+def card_main(argv=None):
+    """The `judgment-card` console script."""
+    return _dispatch(CARD, CARD_COMMANDS, sys.argv[1:] if argv is None else argv)
+
+
+def _dispatch(tool, commands, argv):
+    name = argv[0] if argv else ""
+    if name in ("-h", "--help", "help"):
+        output.write(usage.text(tool))
+        return exits.OK
+    if name not in commands:
+        _err(tool, f"unknown subcommand {name or '(none)'}")
+        sys.stderr.write(usage.text(tool))
+        return exits.USAGE
+    command = f"{tool} {name}"
     try:
-        return COMMANDS[argv[0], argv[1]](argv[2:])
+        return commands[name](argv[1:])
+    except HelpRequested:
+        output.write(usage.text(command))
+        return exits.OK
     except BrokenPipeError:  # `... | head -1`: the reader left; not an error worth a traceback
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 0
-
-
-def _out(text):
-    sys.stdout.write(text + "\n")
+        output.reader_left()
+        return exits.OK
+    except deps.MissingResource as e:
+        _err(tool, f"{name}: internal error: {e}")
+        return exits.INTERNAL
+    except KeyboardInterrupt:
+        _err(tool, f"{name}: interrupted")
+        return 130
+    except Exception as e:  # a bug: say so in one line (append never gets here: fail-open)
+        _err(tool, f"{name}: internal error: {type(e).__name__}: {e}")
+        return exits.INTERNAL
 
 
 def _err(tool, text):
-    print(f"judgment-{tool}: {text}", file=sys.stderr)
+    print(f"{tool}: {text}", file=sys.stderr, flush=True)
 
 
-def _deps_ok(tool, command):
-    missing = deps.missing()
+def _deps_ok(tool, command, mode="match"):
+    missing = deps.missing(mode)
     if missing:
         _err(tool, f"{command}: missing Python dependencies ({', '.join(missing)}) in "
                    f"{sys.executable}; {deps.install_hint()}")
     return not missing
 
 
-# --- judgment-ledger.sh ------------------------------------------------------------------------
+# --- judgment-ledger -----------------------------------------------------------------------------
+
+APPEND_FLAGS = ("project", "question", "answer", "card_ref", "rationale", "tags", "id")
+
 
 def ledger_append(argv):
+    from . import appending
     try:
-        return _append(argv)
-    except Exception as e:  # anything unforeseen: still never block a judgment flow
-        _err("ledger", f"append skipped (unexpected {type(e).__name__}: {e})")
-        return 0
+        _, given = parse(argv, APPEND_FLAGS, switches=("json",))
+    except UsageError as e:
+        _err(LEDGER, f"append rejected ({e})")
+        return exits.REJECTED
+    as_json = given.pop("json", False)
+    code, rec = appending.append_fail_open(given)  # the fail-open guard (exit 0 on trouble)
+    if as_json and rec is not None:
+        output.print_json(rec)
+    return code
 
 
-def _append(argv):
-    missing = deps.missing()
-    if missing:
-        _err("ledger", f"append skipped (missing Python dependencies: {', '.join(missing)} "
-                       f"in {sys.executable}; {deps.install_hint()})")
-        return 0
-    from . import ledger, record
+def _read_args(command, argv, text_field):
+    """Shared by search and recall: (project, text, limit, rank mode) or None after printing
+    the error."""
+    from .search import rank_mode
     try:
-        _, given = parse(argv, record.FLAGS)
-        rec = record.build(given)
-    except (UsageError, record.RecordError) as e:
-        _err("ledger", f"append rejected ({e})")
-        return APPEND_REJECTED
-    try:
-        ledger.append(ledger.default_path(), record.to_line(rec))
-    except ledger.AppendSkipped as e:
-        _err("ledger", f"append skipped ({e})")
-    return 0
-
-
-def _read_args(tool, command, argv, text_field):
-    """Shared by search and recall: (project, text, limit) or None after printing the error."""
-    try:
-        _, values = parse(argv, ("project", text_field) + (("limit",) if text_field == "query" else ()))
+        _, values = parse(argv, ("project", text_field, "rank") + (("limit",) if text_field == "query" else ()))
         require(values, "project", text_field)
         if not values["project"]:
             raise UsageError("project", "must not be empty")
         limit = values.get("limit", "3")
-        if not limit.isdigit() or int(limit) < 1:
+        if not whole_number(limit):
             raise UsageError("limit", f"must be a positive integer, not {limit!r}")
+        mode = rank_mode(values.get("rank"))
     except UsageError as e:
-        _err(tool, f"{command}: {e}")
+        _err(LEDGER, f"{command}: {e}")
         return None
-    return values["project"], values[text_field], int(limit)
-
-
-def _print_json(value, **kwargs):
-    """UTF-8 JSON on stdout whatever the locale; \\u-escaped only if the text is not encodable
-    (a lone surrogate read from a foreign \\ud800 escape)."""
-    try:
-        data = json.dumps(value, ensure_ascii=False, **kwargs).encode("utf-8")
-    except UnicodeEncodeError:
-        data = json.dumps(value, **kwargs).encode("utf-8")
-    sys.stdout.flush()
-    sys.stdout.buffer.write(data + b"\n")
-    sys.stdout.buffer.flush()
+    return values["project"], values[text_field], whole_number(limit), mode
 
 
 def _unreadable(tool, command, error):
     _err(tool, f"{command}: cannot read the ledger {error.filename}: {error.strerror or error}")
-    return 1
+    return exits.UNREADABLE
 
 
 def ledger_search(argv):
-    args = _read_args("ledger", "search", argv, "query")
-    if args is None or not _deps_ok("ledger", "search"):
-        return 1
+    args = _read_args("search", argv, "query")
+    if args is None:
+        return exits.USAGE
+    if not _deps_ok(LEDGER, "search", args[3]):
+        return exits.NO_DEPS
     from . import ledger, search
-    project, query, limit = args
+    project, query, limit, mode = args
     try:
-        found = search.search(ledger.default_path(), project, query, limit)
+        found = search.search(ledger.default_path(), project, query, limit, mode)
     except OSError as e:
-        return _unreadable("ledger", "search", e)
+        return _unreadable(LEDGER, "search", e)
     for rec in found:
-        _print_json(rec, separators=(",", ":"))
-    return 0
+        output.print_json(rec)
+    return exits.OK
 
 
 def ledger_recall(argv):
-    args = _read_args("ledger", "recall", argv, "question")
-    if args is None or not _deps_ok("ledger", "recall"):
-        return 1
+    args = _read_args("recall", argv, "question")
+    if args is None:
+        return exits.USAGE
+    if not _deps_ok(LEDGER, "recall", args[3]):
+        return exits.NO_DEPS
     from . import ledger, recall
-    project, question, _ = args
+    project, question, _, mode = args
     try:
-        items = recall.recall(ledger.default_path(), project, question)
+        items = recall.recall(ledger.default_path(), project, question, mode)
     except OSError as e:
-        return _unreadable("ledger", "recall", e)
-    _print_json(items, separators=(",", ":"))
-    return 0
+        return _unreadable(LEDGER, "recall", e)
+    output.print_json(items)
+    return exits.OK
 
 
 def ledger_prime(argv):
-    """Fail-open: a usage error is exit 1, anything else prints at most one warning, exit 0."""
+    """Fail-open: a usage error is 64; anything else prints at most one warning, exit 0."""
     from . import prime
     try:
         _, values = parse(argv, ("project", "limit"))
         require(values, "project")
-        limit = _positive(values.get("limit", str(prime.DEFAULT_LIMIT)), "limit", prime.MAX_LIMIT)
+        raw = values.get("limit", str(prime.DEFAULT_LIMIT))
+        limit = whole_number(raw)
+        if not limit or limit > prime.MAX_LIMIT:
+            raise UsageError("limit", f"must be a whole number from 1 to {prime.MAX_LIMIT}, "
+                                      f"not {raw!r}")
     except UsageError as e:
-        _err("ledger", f"prime: {e}")
-        return 1
+        _err(LEDGER, f"prime: {e}")
+        return exits.USAGE
     try:
         from . import ledger
         text = prime.markdown(values["project"], prime.recent(ledger.default_path(),
                                                               values["project"], limit))
     except prime.Unreadable as e:
-        _err("ledger", f"prime: skipped ({e})")
-        return 0
+        _err(LEDGER, f"prime: skipped ({e})")
+        return exits.OK
     except Exception as e:  # never keep a session from starting
-        _err("ledger", f"prime: skipped (unexpected {type(e).__name__}: {e})")
-        return 0
+        _err(LEDGER, f"prime: skipped (unexpected {type(e).__name__}: {e})")
+        return exits.OK
     if text:
-        sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
-        sys.stdout.buffer.flush()
-    return 0
+        output.write(text)
+    return exits.OK
+
+
+def ledger_verify(argv):
+    try:
+        _, values = parse(argv, (), switches=("json",))
+    except UsageError as e:
+        _err(LEDGER, f"verify: {e}")
+        return exits.USAGE
+    if not _deps_ok(LEDGER, "verify"):
+        return exits.NO_DEPS
+    from . import ledger, verify
+    path = ledger.default_path()
+    try:
+        report = verify.verify(path)
+    except verify.Unreadable as e:
+        if values.get("json"):
+            output.print_json({"ok": False, "records": 0, "bad": [], "error": str(e)})
+        _err(LEDGER, f"verify: {e}")
+        return exits.UNREADABLE
+    if values.get("json"):
+        output.print_json(report.as_json())
+    else:
+        output.write("".join(f"line {n}: {reason}\n" for n, reason in report.bad))
+        if report.ok:
+            output.write(f"ok: {_count(report.records, 'record')} in {path}\n")
+        else:
+            _err(LEDGER, f"verify: {_count(report.records, 'valid record')}, "
+                         f"{_count(len(report.bad), 'bad line')} in {path}")
+    return exits.OK if report.ok else exits.BAD_LINES
 
 
 def _count(n, noun):
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def _positive(raw, field, maximum):
-    if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= maximum:
-        raise UsageError(field, f"must be a whole number from 1 to {maximum}, not {raw!r}")
-    return int(raw)
-
-
-def ledger_verify(argv):
-    if argv not in ([], ["--json"]):
-        bad = next(a for a in argv if a != "--json")
-        _err("ledger", f"verify: unexpected argument {bad!r} (usage: judgment-ledger verify [--json])")
-        return 1
-    as_json = bool(argv)
-    if not _deps_ok("ledger", "verify"):
-        return 1
-    from . import ledger, verify
-    path = ledger.default_path()
-    try:
-        report = verify.verify(path)
-    except verify.Unreadable as e:
-        if as_json:
-            _print_json({"ok": False, "records": 0, "bad": [], "error": str(e)},
-                        separators=(",", ":"))
-        _err("ledger", f"verify: {e}")
-        return 1
-    if as_json:
-        _print_json(report.as_json(), separators=(",", ":"))
-    else:
-        for number, reason in report.bad:
-            _out(f"line {number}: {reason}")
-        summary = f"{_count(report.records, 'valid record')}, {_count(len(report.bad), 'bad line')} in {path}"
-        if report.ok:
-            _out(f"ok: {_count(report.records, 'record')} in {path}")
-        else:
-            _err("ledger", f"verify: {summary}")
-    return 0 if report.ok else 1
-
-
-# --- judgment-card.sh --------------------------------------------------------------------------
+# --- judgment-card -------------------------------------------------------------------------------
 
 def card_should_issue(argv):
+    """Needs neither jsonschema nor ulid, so a hook sees HARD_STOP even from a bare Python."""
     try:
         _, values = parse(argv, ("reason", "floor_category"))
         if "floor_category" not in values or not values["floor_category"]:
             require(values, "reason")
     except UsageError as e:
-        _err("card", f"should-issue: {e}")
-        return 1
-    if not _deps_ok("card", "should-issue"):
-        return 1
+        _err(CARD, f"should-issue: {e}")
+        return exits.USAGE
     from . import card
     line, code = card.should_issue(values.get("reason"), values.get("floor_category"))
-    _out(line)
+    output.write(line + "\n")
     return code
 
 
-def _card_args(command, argv, fields):
+def _card_args(command, argv, fields, switches=(), optional=()):
     try:
-        pos, values = parse(argv, fields, positionals=1)
+        pos, values = parse(argv, fields + optional, positionals=1, switches=switches)
         if not pos:
             raise UsageError(None, "missing CARD (path of a judgment-card.v1 JSON file)")
         require(values, *fields)
         for field in ("project", "session", "answer"):
             if field in values and not values[field]:
                 raise UsageError(field, "must not be empty")
+        if "rank" in optional:
+            from .search import rank_mode
+            values["rank"] = rank_mode(values.get("rank"))
     except UsageError as e:
-        _err("card", f"{command}: {e}")
+        _err(CARD, f"{command}: {e}")
         return None
     return pos[0], values
 
 
 def card_validate(argv):
     args = _card_args("validate", argv, ())
-    if args is None or not _deps_ok("card", "validate"):
-        return 1
+    if args is None:
+        return exits.USAGE
+    if not _deps_ok(CARD, "validate"):
+        return exits.NO_DEPS
     from . import card
     try:
         card.load_valid(args[0])
     except card.CardError as e:
         _print_card_error(e)
-        return 1
-    return 0
+        return exits.INVALID
+    return exits.OK
 
 
 def card_record_answer(argv):
-    args = _card_args("record-answer", argv, ("answer", "why", "project", "session"))
-    if args is None or not _deps_ok("card", "record-answer"):
-        return 1
+    args = _card_args("record-answer", argv, ("answer", "why", "project", "session"),
+                      switches=("json",))
+    if args is None:
+        return exits.USAGE
+    if not _deps_ok(CARD, "record-answer"):
+        return exits.NO_DEPS
     from . import card
     path, v = args
     try:
         doc = card.load_valid(path)
     except card.CardError as e:
         _print_card_error(e)
-        return 1
+        return exits.INVALID
     ids = card.option_ids(doc)
     if v["answer"] not in ids:
-        _err("card", f"record-answer: --answer {v['answer']!r} is not an option of {path} "
-                     f"(valid: {', '.join(ids)})")
-        return 1
-    card.record_answer(path, doc, v["answer"], v["why"], v["project"], v["session"])
-    return 0
+        _err(CARD, f"record-answer: --answer {v['answer']!r} is not an option of {path} "
+                   f"(valid: {', '.join(ids)})")
+        return exits.INVALID
+    outcome = card.record_answer(path, doc, v["answer"], v["why"], v["project"], v["session"])
+    if v.get("json"):
+        output.print_json(outcome)
+    return exits.OK
 
 
 def card_recall(argv):
-    args = _card_args("recall", argv, ("project",))
-    if args is None or not _deps_ok("card", "recall"):
-        return 1
+    args = _card_args("recall", argv, ("project",), optional=("rank",))
+    if args is None:
+        return exits.USAGE
+    if not _deps_ok(CARD, "recall", args[1]["rank"]):
+        return exits.NO_DEPS
     from . import card
     path, v = args
     try:
-        merged = card.recall(card.load_valid(path), v["project"])
+        merged = card.recall(card.load_valid(path), v["project"], mode=v["rank"])
     except card.CardError as e:
         _print_card_error(e)
-        return 1
+        return exits.INVALID
     except OSError as e:
-        return _unreadable("card", "recall", e)
-    _print_json(merged, indent=2)
-    return 0
+        return _unreadable(CARD, "recall", e)
+    output.print_json(merged, indent=2)
+    return exits.OK
 
 
 def card_render(argv):
@@ -297,10 +322,10 @@ def card_render(argv):
         if fmt not in ("md", "html"):
             raise UsageError("format", f"must be md or html, not {fmt!r}")
     except UsageError as e:
-        _err("card", f"render: {e}")
-        return 1
-    if not _deps_ok("card", "render"):
-        return 1
+        _err(CARD, f"render: {e}")
+        return exits.USAGE
+    if not _deps_ok(CARD, "render"):
+        return exits.NO_DEPS
     from . import card, render
     path = pos[0]
     try:
@@ -308,10 +333,9 @@ def card_render(argv):
             else card.load_valid(path)
     except card.CardError as e:
         _print_card_error(e)
-        return 1
-    sys.stdout.buffer.write(render.render(doc, fmt).encode("utf-8", "surrogatepass"))
-    sys.stdout.buffer.flush()
-    return 0
+        return exits.INVALID
+    output.write(render.render(doc, fmt))
+    return exits.OK
 
 
 def _print_card_error(error):
@@ -319,18 +343,11 @@ def _print_card_error(error):
         print(f"judgment-card: {line}" if i == 0 else line, file=sys.stderr)
 
 
-COMMANDS = {
-    ("ledger", "append"): ledger_append,
-    ("ledger", "search"): ledger_search,
-    ("ledger", "recall"): ledger_recall,
-    ("ledger", "prime"): ledger_prime,
-    ("ledger", "verify"): ledger_verify,
-    ("card", "should-issue"): card_should_issue,
-    ("card", "validate"): card_validate,
-    ("card", "record-answer"): card_record_answer,
-    ("card", "recall"): card_recall,
-    ("card", "render"): card_render,
-}
+LEDGER_COMMANDS = {"append": ledger_append, "search": ledger_search, "recall": ledger_recall,
+                   "prime": ledger_prime, "verify": ledger_verify}
+CARD_COMMANDS = {"should-issue": card_should_issue, "validate": card_validate,
+                 "record-answer": card_record_answer, "recall": card_recall,
+                 "render": card_render}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -8,13 +8,22 @@ import sys
 
 # module name -> distribution name (as in pyproject.toml)
 REQUIRED = {"jsonschema": "jsonschema", "ulid": "python-ulid"}
+# needed only by the relevance ranking (search/recall --rank relevance); append never asks for it
+RANKING = {"snowballstemmer": "snowballstemmer"}
 
 
-def missing():
-    """Distribution names of the runtime dependencies this interpreter cannot import."""
-    return [dist for module, dist in REQUIRED.items() if importlib.util.find_spec(module) is None]
+def missing(rank_mode="match"):
+    """Distribution names of the runtime dependencies this interpreter cannot import (for a
+    read in `rank_mode`: "relevance" needs RANKING too)."""
+    needed = dict(REQUIRED, **RANKING) if rank_mode == "relevance" else REQUIRED
+    return [dist for module, dist in needed.items() if importlib.util.find_spec(module) is None]
 
 
 def install_hint():
     return (f"run bash scripts/setup.sh, or: {sys.executable} -m pip install "
-            + " ".join(REQUIRED.values()))
+            + " ".join(dict(REQUIRED, **RANKING).values()))
+
+
+class MissingResource(RuntimeError):
+    """A file that ships inside the package (a schema) is not there: a broken installation, a
+    bug of the packaging, never an I/O problem to be skipped over (exit 70)."""

@@ -5,6 +5,7 @@ No jsonschema or ulid here: search and recall import this module.
 import errno
 import fcntl
 import json
+import mmap
 import os
 import re
 import stat
@@ -52,13 +53,18 @@ def _is_gitfile(path):
         return False
 
 
-def append(path, line, timeout=LOCK_TIMEOUT, fsync=True):
+def append(path, line, timeout=LOCK_TIMEOUT, fsync=True, find=None):
     """Append one complete line (bytes ending in LF) with a single write(2) on an O_APPEND
     descriptor while holding an exclusive flock on the ledger itself. The kernel drops the lock
     when the holder dies, so a killed appender never leaves the ledger locked.
 
-    Raises AppendSkipped naming the reason on any I/O failure; a short write is rolled back so
-    no torn line is left behind.
+    `find`, when given, is called under the lock with the descriptor and the ledger's size
+    (`find(fd, size)`); when it returns something other than None nothing is written and that
+    value is returned (the idempotent `--id` check). Returns None after a write.
+
+    Raises AppendSkipped naming the reason on any I/O failure and for a ledger that is not a
+    regular file (a FIFO, a device, a socket; a symlink is followed to what it names); a short
+    write is rolled back so no torn line is left behind.
     """
     parent = os.path.dirname(path)
     try:
@@ -69,33 +75,103 @@ def append(path, line, timeout=LOCK_TIMEOUT, fsync=True):
     except OSError as e:
         raise AppendSkipped(f"cannot create directory {parent}: {_reason(e)}") from None
     try:
-        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        # O_NONBLOCK: opening a FIFO must not wait for a reader; fstat then refuses it.
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK,
+                     0o644)
     except OSError as e:
         raise AppendSkipped(f"cannot open {path}: {_reason(e)}") from None
     try:
+        kind = _not_regular(os.fstat(fd).st_mode)
+        if kind:
+            raise AppendSkipped(f"{path} is not a regular file ({kind})")
         if not _lock(fd, timeout):
             raise AppendSkipped(f"lock on {path} not obtained within {timeout:g} s")
         st = os.fstat(fd)
-        regular = stat.S_ISREG(st.st_mode)
-        if regular and st.st_size and os.pread(fd, 1, st.st_size - 1) != b"\n":
+        if find is not None:
+            found = find(fd, st.st_size)
+            if found is not None:
+                return found
+        if st.st_size and os.pread(fd, 1, st.st_size - 1) != b"\n":
             # A line torn by someone else's crash: start ours on a fresh line, so only that
             # fragment (skipped on read) is damaged, never our record.
             line = b"\n" + line
         written = os.write(fd, line)
         if written != len(line):
-            if regular:
-                os.ftruncate(fd, st.st_size)
+            os.ftruncate(fd, st.st_size)
             raise AppendSkipped(f"short write to {path} ({written} of {len(line)} bytes, rolled back)")
         if fsync:
             try:
                 os.fsync(fd)
             except OSError as e:
-                if e.errno not in (errno.EINVAL, errno.EROFS):  # not syncable (a pipe, /dev/null)
-                    raise AppendSkipped(f"fsync of {path} failed after the write: {_reason(e)}") from None
+                raise AppendSkipped(f"fsync of {path} failed after the write: {_reason(e)}") from None
     except OSError as e:
         raise AppendSkipped(f"cannot write {path}: {_reason(e)}") from None
     finally:
         os.close(fd)
+    return None
+
+
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISSOCK, "a socket"))
+
+
+def _not_regular(mode):
+    """None for a regular file, else what it is ("a FIFO", ...)."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+class NotRegular(OSError):
+    """The ledger path names something other than a regular file; reads refuse it."""
+
+
+def open_read(path):
+    """The ledger opened for reading (unbuffered binary), or None when it does not exist.
+
+    Opened with O_NONBLOCK so a FIFO cannot block the open, then refused (NotRegular) unless
+    fstat says regular file: a FIFO, /dev/zero or a directory would block or never end.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None
+    try:
+        kind = _not_regular(os.fstat(fd).st_mode)
+        if kind:
+            raise NotRegular(errno.EINVAL, f"not a regular file ({kind})", path)
+        return os.fdopen(fd, "rb", buffering=0)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def find_id(fd, size, rec_id):
+    """The first record among the first `size` bytes of fd whose id is `rec_id`, or None.
+
+    The file is mapped read-only and searched with memchr-speed finds (no copy, no chunking):
+    only lines holding the id's JSON string, or a \\u or \\/ escape that could spell it, are
+    parsed, so the check costs one pass over the bytes at memory speed.
+    """
+    if size == 0:
+        return None
+    needle = json.dumps(rec_id, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    with mmap.mmap(fd, size, prot=mmap.PROT_READ) as mm:
+        for pattern in (needle,) + ESCAPES:
+            pos = mm.find(pattern)
+            while pos != -1:
+                begin = mm.rfind(b"\n", 0, pos) + 1
+                end = mm.find(b"\n", pos)
+                end = size if end == -1 else end
+                try:
+                    rec = json.loads(mm[begin:end])
+                except (ValueError, RecursionError):
+                    rec = None
+                if type(rec) is dict and rec.get("id") == rec_id:
+                    return rec
+                pos = mm.find(pattern, end)
+    return None
 
 
 def _lock(fd, timeout):
@@ -136,29 +212,24 @@ def records(path, project, keep=None):
     memory stays at one chunk plus the longest line, whatever the ledger's size. A line is a
     record when it is a JSON object whose id, project, decided_at, question and answer are
     strings and whose project equals `project` exactly; anything else (invalid JSON, a torn
-    line, another shape) is skipped. A missing ledger has no records.
+    line, another shape) is skipped. A missing ledger has no records; a path that is not a
+    regular file raises NotRegular (an OSError) from the first iteration.
     """
-    try:
-        f = open(path, "rb", buffering=0)
-    except FileNotFoundError:
+    needle = project_needle(project)
+    f = open_read(path)
+    if f is None:
         return
     with f:
-        yield from records_in(f, project, keep)
-
-
-def records_in(f, project, keep=None):
-    """`records` of an open binary file (read from its current position to its end)."""
-    needle = project_needle(project)
-    for offset, line in candidate_lines(f, needle):
-        if keep is not None and not keep(line):
-            continue
-        try:
-            rec = json.loads(line)
-        except (ValueError, RecursionError):
-            continue
-        if type(rec) is dict and rec.get("project") == project \
-                and all(type(rec.get(k)) is str for k in READ_FIELDS):
-            yield offset, rec
+        for offset, line in candidate_lines(f, needle):
+            if keep is not None and not keep(line):
+                continue
+            try:
+                rec = json.loads(line)
+            except (ValueError, RecursionError):
+                continue
+            if type(rec) is dict and rec.get("project") == project \
+                    and all(type(rec.get(k)) is str for k in READ_FIELDS):
+                yield offset, rec
 
 
 def candidate_lines(f, needle, chunk_size=CHUNK):

@@ -1,9 +1,10 @@
 """harness-mem checkpoint client: one POST with a short timeout, fail-open."""
-import json
 import os
 import threading
 import urllib.error
 import urllib.request
+
+from judgment_toolkit.jsonutil import compact, compact_bytes
 
 TIMEOUT = 1.0
 PATH = "/v1/checkpoints/record"
@@ -33,7 +34,7 @@ def payload(card, answer, why, project, session, env=None):
     return {
         "session_id": session,
         "title": "judgment: " + card["question"][:TITLE_CHARS],
-        "content": json.dumps(content, ensure_ascii=False, separators=(",", ":")),
+        "content": compact(content),
         "platform": env.get("HARNESS_MEM_PLATFORM") or "harness",
         "project": project,
         "tags": ["judgment-card"],
@@ -63,9 +64,9 @@ def _post(body, env):
     if env.get("HARNESS_MEM_ADMIN_TOKEN"):
         headers["Authorization"] = "Bearer " + env["HARNESS_MEM_ADMIN_TOKEN"]
     try:
-        data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        data = compact_bytes(body)
     except UnicodeEncodeError:  # a lone surrogate from a \ud800 in the card: send it escaped
-        data = json.dumps(body, separators=(",", ":")).encode("ascii")
+        data = compact(body, ascii_only=True).encode("ascii")
     # No proxies: harness-mem is a local daemon, and an HTTP_PROXY must not see its token.
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}), _NoRedirect)
     try:

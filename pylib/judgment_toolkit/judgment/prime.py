@@ -7,9 +7,7 @@ a session always starts. The ledger is opened without blocking and must be a reg
 FIFO in its place is not waited on.
 """
 import heapq
-import os
 import re
-import stat
 
 from . import ledger
 from .search import time_key
@@ -38,20 +36,11 @@ def recent(path, project, limit=DEFAULT_LIMIT):
 
 
 def _records(path, project):
+    """The project's records; Unreadable when the ledger exists but cannot be read."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
-    except FileNotFoundError:
-        return
-    except OSError as e:
-        raise Unreadable(f"cannot open {path}: {e.strerror or e}") from None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise Unreadable(f"{path} is not a regular file")
-    with os.fdopen(fd, "rb", buffering=0) as f:
-        try:
-            yield from ledger.records_in(f, project)
-        except OSError as e:
-            raise Unreadable(f"cannot read {path}: {e.strerror or e}") from None
+        yield from ledger.records(path, project)
+    except OSError as e:  # NotRegular included: a FIFO, a device or a folder is not waited on
+        raise Unreadable(f"cannot read {path}: {e.strerror or e}") from None
 
 
 def one_line(text, limit=FIELD_MAX):

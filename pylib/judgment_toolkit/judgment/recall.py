@@ -17,9 +17,9 @@ def item(rec):
     }
 
 
-def recall(path, project, question):
+def recall(path, project, question, mode=search.DEFAULT_MODE):
     """The similar past decisions for a question (at most search.MAX_LIMIT)."""
-    return [item(r) for r in search.search(path, project, question)]
+    return [item(r) for r in search.search(path, project, question, mode=mode)]
 
 
 def merge(card, items):

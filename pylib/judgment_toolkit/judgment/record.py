@@ -4,11 +4,10 @@ The schema file is the single source of the fields, their order and which are re
 record is built from what was given plus the defaults below, and whatever the schema rejects
 (a missing required flag included) is reported by field.
 """
-import json
 import uuid
-from datetime import datetime, timezone
 
-from . import schema
+from judgment_toolkit.jsonutil import compact_bytes, utc_now
+
 from .args import flag_name
 
 # Fields the caller may give; the others have defaults or are generated.
@@ -27,20 +26,17 @@ def split_tags(text):
     return [t.strip() for t in text.split(",") if t.strip()]
 
 
-def now_utc():
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
 def build(given, now=None):
     """A validated record (dict in schema order) from {field: flag value}; RecordError if invalid."""
     values = {
         "id": str(uuid.uuid4()),
-        "decided_at": now or now_utc(),
+        "decided_at": now or utc_now(),
         "rationale": "",
         "tags": [],
     }
     for field, value in given.items():
         values[field] = split_tags(value) if field == "tags" else value
+    from . import schema  # jsonschema: only the paths that validate pay for it
     problems = [(f, "not valid UTF-8") for f, v in values.items() if not _is_utf8(v)]
     if problems:
         raise RecordError(problems)
@@ -52,6 +48,7 @@ def build(given, now=None):
 
 
 def validate(record):
+    from . import schema
     problems = []
     for error in schema.errors(schema.LEDGER, record):
         if error.validator == "required":
@@ -69,8 +66,7 @@ def validate(record):
 
 def to_line(record):
     """One compact JSON line, UTF-8 unescaped, LF-terminated."""
-    text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-    return text.encode("utf-8") + b"\n"
+    return compact_bytes(record) + b"\n"
 
 
 def _missing(field):

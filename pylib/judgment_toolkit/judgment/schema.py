@@ -9,6 +9,8 @@ from importlib import resources
 
 import jsonschema
 
+from .deps import MissingResource
+
 SCHEMA_PACKAGE = "judgment_toolkit.templates"
 LEDGER = "judgment-ledger.v1"
 CARD = "judgment-card.v1"
@@ -16,7 +18,13 @@ CARD = "judgment-card.v1"
 
 @functools.lru_cache(maxsize=None)
 def load(name):
-    text = resources.files(SCHEMA_PACKAGE).joinpath("schemas", f"{name}.json").read_text("utf-8")
+    try:
+        resource = resources.files(SCHEMA_PACKAGE).joinpath("schemas", f"{name}.json")
+        text = resource.read_text("utf-8")
+    except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError) as e:
+        raise MissingResource(f"the packaged schema schemas/{name}.json is missing from "
+                              f"{SCHEMA_PACKAGE} ({type(e).__name__}); the installation is "
+                              "broken: reinstall judgment-toolkit") from None
     return json.loads(text)
 
 

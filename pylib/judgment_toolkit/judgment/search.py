@@ -5,20 +5,45 @@ answer, the rationale or a tag ranks first; otherwise one point per distinct whi
 2+ characters found in any of them; a record with no point is no match. Ties: newest decided_at
 first, then the later line first. An empty query lists the newest records.
 Case-insensitive means Unicode case folding (str.casefold) on both sides.
+
+That is the default mode, "match". The opt-in "relevance" mode (judgment.rank, BM25) is chosen
+with --rank or HARNESS_JUDGMENT_RANK (rank_mode); it is imported only when chosen.
 """
 import heapq
 import json
+import os
 import re
 
 from . import ledger
 
 MAX_LIMIT = 3
+MODES = ("match", "relevance")
+DEFAULT_MODE = "match"
+MODE_ENV = "HARNESS_JUDGMENT_RANK"
 _FRACTION = re.compile(r"(?<=:[0-9]{2})\.([0-9]+)")
 
 
-def search(path, project, query, limit=MAX_LIMIT):
-    """Up to `limit` (at most MAX_LIMIT) records of `project`, best first."""
+def rank_mode(flag=None, env=None):
+    """The ranking mode: the --rank value when given, else $HARNESS_JUDGMENT_RANK when set and
+    not empty, else "match". An unknown value is a UsageError naming where it came from."""
+    from .args import UsageError
+    if flag is not None:
+        if flag not in MODES:
+            raise UsageError("rank", f"must be {' or '.join(MODES)}, not {flag!r}")
+        return flag
+    value = (os.environ if env is None else env).get(MODE_ENV) or DEFAULT_MODE
+    if value not in MODES:
+        raise UsageError("rank", f"{MODE_ENV} must be {' or '.join(MODES)}, not {value!r}")
+    return value
+
+
+def search(path, project, query, limit=MAX_LIMIT, mode=DEFAULT_MODE):
+    """Up to `limit` (at most MAX_LIMIT) records of `project`, best first. A blank query lists
+    the newest records in both modes."""
     limit = max(1, min(int(limit), MAX_LIMIT))
+    if mode == "relevance" and query.strip():
+        from . import rank as relevance
+        return relevance.search_records(path, project, query, limit)
     whole, tokens = parse_query(query)
     keep = _byte_filter(tokens or [whole]) if whole else None
     top = []  # min-heap of (rank key, record); the byte offset makes every key unique

@@ -5,11 +5,10 @@ A line is valid when it is UTF-8, one strict JSON object (no repeated keys, no N
 that the judgment-ledger.v1 schema accepts, ends with LF, and carries an id no earlier line
 carries. Lines are read in chunks, so memory is one chunk, the longest line and the set of ids.
 """
+import io
 import json
-import os
-import stat
 
-from . import schema
+from . import ledger, schema
 
 CHUNK = 1 << 20
 REASON_MAX = 300  # a reason quotes values from the line (schema messages): keep it readable
@@ -38,16 +37,13 @@ def verify(path):
     Unreadable when it exists but cannot be read or is not a regular file."""
     report = Report()
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
-    except FileNotFoundError:
+        raw = ledger.open_read(path)
+    except OSError as e:  # NotRegular included: a FIFO, a device or a folder
+        raise Unreadable(f"cannot read {path}: {e.strerror or e}") from None
+    if raw is None:
         return report
-    except OSError as e:
-        raise Unreadable(f"cannot open {path}: {e.strerror or e}") from None
     seen = {}
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise Unreadable(f"{path} is not a regular file")
-    with os.fdopen(fd, "rb", buffering=CHUNK) as f:
+    with io.BufferedReader(raw, CHUNK) as f:
         try:
             for number, line, complete in _lines(f):
                 reason = check_line(line, complete, number, seen)

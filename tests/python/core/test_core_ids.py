@@ -122,3 +122,60 @@ def test_ids_error_refuses_start_with_file_line(repo):
     assert r.returncode == 65
     assert r.stderr == "ha: g/SPEC.md:6: duplicate id AC-1 (first at line 5)\n"
     assert not (repo / "g" / "runs.jsonl").exists()
+
+
+# --- one grammar everywhere (ha-core-formats.md "Ids"; issue 11) ------------------------------
+
+GOOD = ["AC-1", "AC-10", "AC-123456789", "EX-1", "EX-42", "T001", "T000", "T0001", "T123"]
+BAD = ["AC-0", "AC-01", "EX-00", "EX-007", "AC-", "AC-1a", "ac-1", "AC-1\n", "T01", "T1", "t001",
+       "T\u0661\u0662\u0663", "AC-\u0661", "D1", "", "AC -1"]
+
+
+@pytest.mark.parametrize("text", GOOD + BAD)
+def test_the_one_grammar_of_target_ids(text):
+    from judgment_toolkit.ha import ids
+    assert ids.is_target(text) == (text in GOOD)
+
+
+def test_the_history_schema_states_the_same_grammar():
+    import json
+    import re
+    from importlib import resources
+    from judgment_toolkit.ha import ids
+    schema = json.loads(resources.files("judgment_toolkit.templates.schemas")
+                        .joinpath("decision-history-v1.json").read_text(encoding="utf-8"))
+    found, stack = [], [schema]
+    while stack:  # the one "pattern" that spells target ids, wherever the schema keeps it
+        o = stack.pop()
+        if isinstance(o, dict):
+            if "AC-" in str(o.get("pattern", "")):
+                found.append(o["pattern"])
+            stack.extend(o.values())
+        elif isinstance(o, list):
+            stack.extend(o)
+    [pattern] = found
+    for text in GOOD + BAD:
+        assert (re.search(pattern, text) is not None and "\n" not in text) == ids.is_target(text)
+
+
+def test_a_leading_zero_id_is_refused_by_spec_plan_check_and_history_alike(repo):
+    # SPEC.md: a criterion spelled AC-01 is an error naming file:line, not a second spelling
+    write_goal(repo, "g", "# x\n\n## Acceptance Criteria\n\n- AC-01 a\n")
+    with pytest.raises(HaError) as exc:
+        ids_of(repo, "g")
+    assert exc.value.message == ("g/SPEC.md:5: 'AC-01' is not an AC-n id (n = 1, 2, ... "
+                                 "without leading zeros)")
+    # PLAN.md ## 조건표
+    write_goal(repo, "h", "# x\n\n## Acceptance Criteria\n\n- AC-1 a\n",
+               plan_with(["| EX-01 | change | `true` | src/ | T001 |"]))
+    with pytest.raises(HaError, match=r"^g?h/PLAN.md:7: ## 조건표 id 'EX-01' is not AC-n or EX-n"):
+        ids_of(repo, "h")
+    # ha check and ha history --target: usage / invalid_input, exit 64 both
+    write_goal(repo, "k", "# x\n\n## Acceptance Criteria\n\n- AC-1 a\n",
+               plan_with(["| AC-1 | change | `true` | src/ | T001 |"]))
+    assert ha("start", "k", "--request", "q", cwd=repo).returncode == 0
+    r = ha("check", "k", "AC-01", cwd=repo)
+    assert r.returncode == 64 and "'AC-01' is not a target id" in r.stderr, r.stderr
+    r = ha("history", "k", "add", "--kind", "관측", "--summary", "s", "--target", "AC-01",
+           cwd=repo)
+    assert r.returncode == 64 and r.stderr.startswith("ha: invalid_input: "), r.stderr

@@ -12,7 +12,7 @@ import pytest
 
 from conftest import SCRIPTS, git, ha
 from helpers_write import (GOAL, GIT_ENV, add, events, git_common_dir, receipt, refused,  # noqa
-                           snapshot, start_key, started, store_dir)
+                           SAFETY_NET, snapshot, start_key, started, store_dir)
 
 
 def obs(repo, summary="x", *extra):
@@ -20,7 +20,7 @@ def obs(repo, summary="x", *extra):
 
 
 def view(repo):
-    return ha("history", GOAL, "list", cwd=repo)
+    return ha("history", GOAL, "list", cwd=repo, timeout=SAFETY_NET)
 
 
 def test_store_location_and_files(started):
@@ -119,10 +119,9 @@ def test_non_regular_store_entries_are_unreadable_and_never_block(started, name)
     else:
         (d / name).unlink()
         os.mkfifo(d / name)
-    t0 = time.monotonic()
+    # never blocks: a wait on the FIFO would hang until the safety-net timeout fails the test
     refused(obs(started), "history_unreadable", 70)
     refused(view(started), "history_unreadable", 70)
-    assert time.monotonic() - t0 < 20
 
 
 def test_a_dead_lock_holder_does_not_block(started):

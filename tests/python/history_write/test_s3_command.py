@@ -115,9 +115,9 @@ def test_input_strict_parsing(started):
     _refuse_input(started, '[1]', needle="must be a JSON object")
     _refuse_input(started, '{"decision":', needle="not JSON")
     _refuse_input(started, "", needle="not JSON")
-    # a number Python will not convert (over 4300 digits) is malformed input, not a crash
+    # a number Python will not convert (over 4300 digits) is a bad seq, not a crash
     _refuse_input(started, '{"decision":{"kind":"관측","summary":"x","evidence":[{"type":'
-                  '"run","seq":' + "1" * 5000 + '}]}}', needle="not JSON")
+                  '"run","seq":' + "1" * 5000 + '}]}}', needle="seq must be an integer")
     assert snapshot(started) is None
 
 

@@ -1,7 +1,6 @@
 """Seed section 5: run / file / commit / external evidence and what add observes for each."""
 import hashlib
 import os
-import time
 
 from conftest import git
 from helpers_write import GOAL, add, events, receipt, refused, snapshot, started  # noqa: F401
@@ -58,12 +57,11 @@ def test_file_states(started, tmp_path):
     os.symlink("../src", started / "docs" / "srclink")    # intermediate link inside the repo
     os.symlink("loop", src / "loop")                      # symlink loop as a parent
     os.link(src / "count.go", src / "hard.go")            # a second link is still a file
-    t0 = time.monotonic()
+    # the FIFO is never waited on: a wait would hang until add's safety-net timeout fails it
     _, seen = observe(started, "file:src/nothing.go", "file:src/link.go", "file:src/pipe",
                       "file:src", "file:src/out/secret.txt", "file:docs/srclink/count.go",
                       "file:src/loop/x", "file:README.md/x", "file:src/hard.go",
                       "file:./src//count.go")
-    assert time.monotonic() - t0 < 10
     assert [o["state"] for o in seen] == ["missing", "not_regular", "not_regular",
                                           "not_regular", "outside", "read", "unreadable",
                                           "missing", "read", "read"]

@@ -54,4 +54,4 @@ def test_invalid_card_and_usage(tmp_path):
     r = run(tmp_path, path)
     assert r.returncode == 1 and "$: 'impact' is a required property" in r.stderr and r.stdout == ""
     r = card("recall", path, env=hermetic_env(tmp_path))
-    assert r.returncode == 1 and "missing --project" in r.stderr
+    assert r.returncode == 64 and "missing --project" in r.stderr

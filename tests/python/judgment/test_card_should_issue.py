@@ -35,9 +35,9 @@ def test_empty_floor_category_is_no_floor(tmp_path):
 def test_usage_errors(tmp_path):
     env = hermetic_env(tmp_path)
     r = card("should-issue", env=env)
-    assert (r.returncode, r.stdout, r.stderr) == (1, "", "judgment-card: should-issue: reason: missing --reason\n")
+    assert (r.returncode, r.stdout, r.stderr) == (64, "", "judgment-card: should-issue: reason: missing --reason\n")
     r = card("should-issue", "--reason", "tradeoff", "--why", "x", env=env)
-    assert (r.returncode, r.stderr) == (1, "judgment-card: should-issue: --why: unknown flag\n")
+    assert (r.returncode, r.stderr) == (64, "judgment-card: should-issue: --why: unknown flag\n")
 
 
 def test_module():

@@ -58,10 +58,10 @@ def test_a_directory_is_unreadable(tmp_path):
 def test_usage(tmp_path):
     env = hermetic_env(tmp_path)
     r = card("validate", env=env)
-    assert r.returncode == 1 and "missing CARD" in r.stderr
+    assert r.returncode == 64 and "missing CARD" in r.stderr
     p = write_card(tmp_path / "c.json")
     r = card("validate", p, p, env=env)
-    assert r.returncode == 1 and "unexpected argument" in r.stderr
+    assert r.returncode == 64 and "unexpected argument" in r.stderr
 
 
 def test_pretty_and_compact_cards_are_the_same_card(tmp_path):

@@ -1,4 +1,5 @@
-"""search and recall never import jsonschema or ulid (Python start-up is most of a call's cost)."""
+"""search and recall never import jsonschema or ulid (Python start-up is most of a call's cost),
+and only the relevance ranking imports snowballstemmer (never append, search or recall by default)."""
 import json
 import subprocess
 import sys
@@ -12,7 +13,9 @@ import json, sys
 from judgment_toolkit.judgment import cli
 code = cli.main(sys.argv[1:])
 heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("jsonschema", "ulid"))
-print(json.dumps({"code": code, "heavy": heavy}), file=sys.stderr)
+stemmer = sorted(m for m in sys.modules if m.split(".")[0] in ("snowballstemmer", "Stemmer")
+                 or m.endswith(".judgment.rank"))
+print(json.dumps({"code": code, "heavy": heavy, "stemmer": stemmer}), file=sys.stderr)
 """
 
 
@@ -34,8 +37,19 @@ def ledger_file(tmp_path):
 ])
 def test_read_paths_stay_light(tmp_path, ledger_file, argv):
     result, out = probe(tmp_path, *argv)
-    assert result == {"code": 0, "heavy": []}
+    assert result == {"code": 0, "heavy": [], "stemmer": []}
     assert out  # it really searched
+
+
+@pytest.mark.parametrize("argv", [
+    ["ledger", "search", "--project", "demo", "--query", "queue", "--rank", "relevance"],
+    ["ledger", "recall", "--project", "demo", "--question", "queue pick", "--rank", "relevance"],
+])
+def test_relevance_loads_the_stemmer_and_still_not_jsonschema(tmp_path, ledger_file, argv):
+    """The probe sees the stemmer when it is loaded, so its absence above means something."""
+    result, out = probe(tmp_path, *argv)
+    assert result["code"] == 0 and result["heavy"] == [] and "snowballstemmer" in result["stemmer"]
+    assert out
 
 
 def test_the_probe_sees_heavy_imports_when_they_happen(tmp_path):
@@ -43,3 +57,4 @@ def test_the_probe_sees_heavy_imports_when_they_happen(tmp_path):
     result, _ = probe(tmp_path, "ledger", "append", "--project", "demo", "--question", "q",
                       "--answer", "a", "--card-ref", "c")
     assert result["code"] == 0 and "jsonschema" in result["heavy"]
+    assert result["stemmer"] == []  # append never pays for the ranking

@@ -47,7 +47,6 @@ def test_append_without_dependencies_is_skipped_naming_them(tmp_path, nodeps_pyt
 @pytest.mark.parametrize("script,args", [
     ("ledger", ["search", "--project", "demo", "--query", "q"]),
     ("ledger", ["recall", "--project", "demo", "--question", "q"]),
-    ("card", ["should-issue", "--reason", "tradeoff"]),
     ("card", ["validate", "CARD"]),
     ("card", ["record-answer", "CARD", "--answer", "redis", "--why", "w", "--project", "p", "--session", "s"]),
     ("card", ["recall", "CARD", "--project", "p"]),
@@ -61,6 +60,16 @@ def test_other_commands_exit_1_saying_how_to_install(tmp_path, nodeps_python, sc
     [line] = r.stderr.splitlines()
     assert "missing Python dependencies (jsonschema, python-ulid)" in line
     assert "run bash scripts/setup.sh" in line and "pip install jsonschema python-ulid" in line
+
+
+def test_should_issue_needs_no_dependencies(tmp_path, nodeps_python):
+    # should-issue imports neither jsonschema nor ulid, so a hook running a bare Python still
+    # sees HARD_STOP (exit 2) rather than an install hint that would look like NO_CARD.
+    env = hermetic_env(tmp_path, HARNESS_PYTHON=nodeps_python)
+    r = card("should-issue", "--reason", "tradeoff", "--floor-category", "security", env=env)
+    assert (r.returncode, r.stdout, r.stderr) == (2, "HARD_STOP: floor (security)\n", "")
+    r = card("should-issue", "--reason", "tradeoff", env=env)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "ISSUE_CARD\n", "")
 
 
 def test_missing_interpreter_for_other_commands(tmp_path):

@@ -82,6 +82,6 @@ def test_merge_replaces_and_keeps_key_order():
 
 def test_usage_errors(env):
     r = ledger("recall", "--project", "demo", env=env)
-    assert (r.returncode, r.stderr) == (1, "judgment-ledger: recall: question: missing --question\n")
+    assert (r.returncode, r.stderr) == (64, "judgment-ledger: recall: question: missing --question\n")
     r = ledger("recall", "--project", "demo", "--question", "q", "--limit", "2", env=env)
-    assert (r.returncode, r.stderr) == (1, "judgment-ledger: recall: --limit: unknown flag\n")
+    assert (r.returncode, r.stderr) == (64, "judgment-ledger: recall: --limit: unknown flag\n")

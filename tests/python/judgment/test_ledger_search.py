@@ -94,7 +94,7 @@ def test_default_and_maximum_limit_is_3(env):
 @pytest.mark.parametrize("bad", ["0", "-1", "two", ""])
 def test_bad_limit_is_a_usage_error(env, bad):
     r = ledger("search", "--project", "demo", "--query", "x", "--limit", bad, env=env)
-    assert r.returncode == 1 and "limit" in r.stderr and r.stdout == ""
+    assert r.returncode == 64 and "limit" in r.stderr and r.stdout == ""
 
 
 def test_project_isolation_is_exact(env):
@@ -170,7 +170,7 @@ def test_usage_errors(env):
                           (["--project", "", "--query", "x"], "search: project: must not be empty"),
                           (["--project", "d", "--query", "x", "--nope", "1"], "search: --nope: unknown flag")]:
         r = ledger("search", *args, env=env)
-        assert (r.returncode, r.stdout, r.stderr) == (1, "", f"judgment-ledger: {message}\n")
+        assert (r.returncode, r.stdout, r.stderr) == (64, "", f"judgment-ledger: {message}\n")
 
 
 def test_parse_query_and_rank():
@@ -186,7 +186,7 @@ def test_an_unreadable_ledger_is_an_error_not_an_empty_answer(tmp_path):
     env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path)  # a directory
     r = ledger("search", "--project", "demo", "--query", "x", env=env)
     assert (r.returncode, r.stdout) == (1, "")
-    assert r.stderr == f"judgment-ledger: search: cannot read the ledger {tmp_path}: Is a directory\n"
+    assert r.stderr == f"judgment-ledger: search: cannot read the ledger {tmp_path}: not a regular file (a directory)\n"
 
 
 def test_a_lone_surrogate_from_a_foreign_writer_is_still_printed(env):

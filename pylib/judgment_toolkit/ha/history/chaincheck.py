@@ -9,10 +9,10 @@ line when the damage is in a line; `--json` prints {"ok", "events", "first_bad_l
 """
 from __future__ import annotations
 
-import json
 import re
-import sys
 
+from judgment_toolkit import output
+from judgment_toolkit.cliargs import HELP_FLAGS, HelpRequested
 from judgment_toolkit.ha.history.context import open_history
 from judgment_toolkit.ha.history.errors import HistoryError, invalid_input
 
@@ -66,7 +66,8 @@ def _bad_line(err: HistoryError, verified: int):
 
 
 def main(goal_arg: str, argv, out=None) -> int:
-    out = out or sys.stdout
+    if any(a in HELP_FLAGS for a in argv):
+        raise HelpRequested("ha history verify")
     if argv not in ([], ["--json"]):
         raise invalid_input(f"history verify: unexpected argument "
                             f"{next(a for a in argv if a != '--json')!r}; {USAGE}")
@@ -74,11 +75,11 @@ def main(goal_arg: str, argv, out=None) -> int:
     ctx = open_history(goal_arg, for_write=False)
     result = check(ctx.store)
     if as_json:
-        out.write(json.dumps(result.as_json(), ensure_ascii=False, separators=(",", ":")) + "\n")
-        out.flush()
+        output.print_json(result.as_json(), out=out)
     if result.error is not None:
         raise result.error
     if not as_json:
-        out.write(f"ok: {result.events} event{'s' if result.events != 1 else ''}, chain intact "
-                  f"(start {ctx.store.key[:12]})\n" if result.events else "history: absent\n")
+        output.write(f"ok: {result.events} event{'s' if result.events != 1 else ''}, chain intact "
+                     f"(start {ctx.store.key[:12]})\n" if result.events else "history: absent\n",
+                     out)
     return 0

@@ -1,6 +1,10 @@
-"""`ha history <goal> ...`: `add` is handled here; every view form goes to the read side."""
+"""`ha history <goal> ...`: `add` goes to the write side's argument handling (addcli); every
+view form goes to the read side's (viewcli). Help is answered, and the goal argument checked
+for UTF-8, before anything looks the goal up.
+"""
 from __future__ import annotations
 
+from ...cliargs import HELP_FLAGS, HelpRequested, is_utf8
 from .errors import invalid_input
 
 USAGE = ("usage: ha history <goal> add --kind <kind> --summary <text> [options] | "
@@ -11,10 +15,14 @@ USAGE = ("usage: ha history <goal> add --kind <kind> --summary <text> [options] 
 def main(argv: list[str]) -> int:
     if not argv:
         raise invalid_input(USAGE)
+    if argv[0] in HELP_FLAGS:
+        raise HelpRequested("ha history")
     goal_arg, rest = argv[0], argv[1:]
+    if not is_utf8(goal_arg):
+        raise invalid_input(f"goal {goal_arg!r} is not valid UTF-8")
     if rest and rest[0] == "add":
-        from . import add
-        return add.main(goal_arg, rest[1:])
+        from . import addcli
+        return addcli.main(goal_arg, rest[1:])
     if rest and rest[0] == "verify":
         from . import chaincheck
         return chaincheck.main(goal_arg, rest[1:])

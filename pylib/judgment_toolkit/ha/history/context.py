@@ -31,16 +31,14 @@ def open_history(goal_arg: str, *, for_write: bool, cwd: str | None = None) -> H
         if exc.exit_code != USAGE:
             raise
         raise HistoryError("invalid_input", exc.message) from None
-    chain = runs.read_chain(goal)
-    start = chain.start
-    if start is None:
-        raise HistoryError("not_started", f"{goal.path} has no valid start record "
-                           f"(run `ha start {goal.path}` first)")
     try:
-        rules = runs.require_rules(start)
+        run = runs.open_started(goal, intact=False)
     except HaError as exc:
-        raise HistoryError("history_unsupported", exc.message) from None
-    if for_write and not chain.ok:
-        raise HistoryError("run_record_broken", f"{chain.error}; nothing was added")
-    key = runs.start_key(chain)
-    return HistoryContext(repo, goal, chain, key, locate(repo, key), rules)
+        if exc.code != "not_started":
+            raise HistoryError("history_unsupported", exc.message) from None
+        raise HistoryError("not_started", f"{goal.path} has no valid start record "
+                           f"(run `ha start {goal.path}` first)") from None
+    if for_write and not run.chain.ok:
+        raise HistoryError("run_record_broken", f"{run.chain.error}; nothing was added")
+    return HistoryContext(repo, goal, run.chain, run.start_key, locate(repo, run.start_key),
+                          run.rules)

@@ -25,7 +25,11 @@ import hmac
 import json
 from dataclasses import dataclass
 
+from judgment_toolkit.jsonutil import compact
+
+from judgment_toolkit.ha.history import strictjson
 from judgment_toolkit.ha.history.errors import HistoryError
+from judgment_toolkit.ha.history.model import json_int
 
 DOMAIN = b"ha decision-history-view/v1 cursor\0"
 BOUNDARY = "c1"
@@ -33,6 +37,7 @@ PAGE = "p1"
 _CHECK_BYTES = 12
 _END_SHA_HEX = 24      # enough of a line hash to tell another line or history apart
 _MAX_TEXT = 4096
+_MAX_DEPTH = 2         # {"h": [seq, sha]} / {"o": [positions]}: the deepest payload we write
 
 
 @dataclass(frozen=True)
@@ -47,7 +52,7 @@ class Boundary:
 class Page:
     boundary: Boundary
     view: str                 # "current", "list" or "show"
-    query: str                # digest of the view's query (views.Query.digest)
+    query: str                # digest of the view's query (facts.Query.digest)
     pos: tuple                # positions reached, one int per paged list
 
 
@@ -104,7 +109,7 @@ def _check(kind: str, key: str, body: bytes) -> bytes:
 
 
 def _encode(kind: str, key: str, payload: dict) -> str:
-    body = json.dumps(payload, separators=(",", ":"), sort_keys=True).encode("utf-8")
+    body = compact(payload, ascii_only=True, sort_keys=True).encode("ascii")
     return f"{kind}.{_b64(body)}.{_b64(_check(kind, key, body))}"
 
 
@@ -123,10 +128,12 @@ def _decode(kind: str, key: str, text: str, flag: str) -> dict:
         raise _invalid(flag, "it is not a cursor") from None
     if not hmac.compare_digest(check, _check(kind, key, body)):
         raise _invalid(flag, "it was made for another history or has been altered")
-    try:
-        payload = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        payload = None
+    payload = None
+    if strictjson.depth(body) <= _MAX_DEPTH:  # a forged deep payload never reaches json
+        try:
+            payload = json.loads(body.decode("utf-8"), parse_int=json_int)
+        except (UnicodeDecodeError, ValueError):
+            pass
     if not isinstance(payload, dict):
         raise _invalid(flag, "its content is not readable")
     return payload

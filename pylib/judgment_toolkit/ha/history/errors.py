@@ -29,6 +29,8 @@ EXIT_CODES = {
 
 
 class HistoryError(HaError):
+    show_code = True
+
     def __init__(self, code: str, message: str):
         super().__init__(message, EXIT_CODES[code], code)
 

@@ -45,40 +45,60 @@ def observe_file(top: str, path: str, limit: int = model.FILE_READ_MAX) -> dict:
     parts = [p for p in path.split("/") if p not in ("", ".")]
     if not parts:
         return {"state": "not_regular"}
-    parent_rel, name = parts[:-1], parts[-1]
+    dfd = _open_parent(top_real, parts[:-1])
+    if isinstance(dfd, str):
+        return {"state": dfd}
+    try:
+        fd = _open_last(dfd, parts[-1])
+    finally:
+        os.close(dfd)
+    if isinstance(fd, str):
+        return {"state": fd}
+    try:
+        return _identify(fd, limit)
+    finally:
+        os.close(fd)
+
+
+def _open_parent(top_real: str, parent_rel: list):
+    """An fd of the folder holding the file, reached without following links from the top
+    after its real path was found inside the repository; else the observation state."""
     try:
         parent_real = os.path.realpath(os.path.join(top_real, *parent_rel), strict=True) \
             if parent_rel else top_real
-    except FileNotFoundError:
-        return {"state": "missing"}
-    except NotADirectoryError:
-        return {"state": "missing"}
+    except (FileNotFoundError, NotADirectoryError):
+        return "missing"
     except OSError:  # ELOOP, EACCES, ...: the path or a parent cannot be examined
-        return {"state": "unreadable"}
+        return "unreadable"
     if not _inside(parent_real, top_real):
-        return {"state": "outside"}
+        return "outside"
     if not os.path.isdir(parent_real):
-        return {"state": "missing"}
+        return "missing"
     try:
-        dfd = _walk(top_real, [p for p in os.path.relpath(parent_real, top_real).split("/")
-                               if p != "."])
+        return _walk(top_real, [p for p in os.path.relpath(parent_real, top_real).split("/")
+                                if p != "."])
     except FileNotFoundError:
-        return {"state": "missing"}
+        return "missing"
     except OSError:  # replaced by a link or unreadable since realpath: do not guess
-        return {"state": "unreadable"}
+        return "unreadable"
+
+
+def _open_last(dfd: int, name: str):
+    """An fd of `name` in folder `dfd`, not following a link and never waiting on a FIFO or
+    device; else the observation state."""
     try:
-        try:
-            fd = os.open(name, _FILE, dir_fd=dfd)
-        except FileNotFoundError:
-            return {"state": "missing"}
-        except OSError as exc:
-            if exc.errno == errno.ELOOP:
-                return {"state": "not_regular"}
-            if exc.errno in (errno.ENXIO, errno.EISDIR, errno.ENODEV):
-                return {"state": "not_regular"}
-            return {"state": "unreadable"}
-    finally:
-        os.close(dfd)
+        return os.open(name, _FILE, dir_fd=dfd)
+    except FileNotFoundError:
+        return "missing"
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR, errno.ENODEV):
+            return "not_regular"
+        return "unreadable"
+
+
+def _identify(fd: int, limit: int) -> dict:
+    """The sha256 of a regular file read through `fd`, at most `limit` bytes (`too_large`
+    past it, after one bounded extra read)."""
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
@@ -87,8 +107,7 @@ def observe_file(top: str, path: str, limit: int = model.FILE_READ_MAX) -> dict:
             return {"state": "too_large"}
         digest, total = hashlib.sha256(), 0
         while True:
-            want = min(_CHUNK, limit + 1 - total)
-            chunk = os.read(fd, want)
+            chunk = os.read(fd, min(_CHUNK, limit + 1 - total))
             if not chunk:
                 break
             total += len(chunk)
@@ -98,8 +117,6 @@ def observe_file(top: str, path: str, limit: int = model.FILE_READ_MAX) -> dict:
         return {"state": "read", "version": digest.hexdigest()}
     except OSError:
         return {"state": "unreadable"}
-    finally:
-        os.close(fd)
 
 
 def this_repository(repo) -> set:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from judgment_toolkit.cliargs import HELP_FLAGS, HelpRequested
 from judgment_toolkit.ha.history.errors import HistoryError, invalid_input
 
 SUMMARY_MAX = 48
@@ -32,7 +33,9 @@ _SPECIAL = re.compile(r'["#&<>`|\[\]{}()\\%;]')
 
 
 def run(goal_arg: str, argv, cwd: str | None = None) -> str:
-    from judgment_toolkit.ha.history import viewcli, views
+    from judgment_toolkit.ha.history import viewcli, viewrun, views
+    if any(a in HELP_FLAGS for a in argv):
+        raise HelpRequested("ha history graph")
     fmt, rest = _take_format(argv)
     for name in ("--page", "--limit", "--request-id"):
         if any(a == name or a.startswith(name + "=") for a in rest):
@@ -43,7 +46,7 @@ def run(goal_arg: str, argv, cwd: str | None = None) -> str:
     except HistoryError as exc:
         raise HistoryError(exc.code, exc.message.replace("history list", "history graph", 1)) \
             from None
-    inp, _ = viewcli.view_input(goal_arg, args, cwd)
+    inp, _ = viewrun.view_input(goal_arg, args, cwd)
     if isinstance(inp, dict):
         return "history: absent\n"
     inp.limit = max(1, inp.facts.end)  # every event in range: one page

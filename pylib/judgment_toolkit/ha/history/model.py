@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import json
 import re
-import time
 
+from judgment_toolkit.jsonutil import compact, compact_bytes, utc_now  # noqa: F401 (utc_now: add)
+
+from .. import ids
 from .errors import invalid_input, limit_exceeded
 
 EVENT_SCHEMA = "decision-history/v1"
@@ -42,12 +44,13 @@ LAST_MAX = 4096              # bytes of the `last` file
 FILE_READ_MAX = 64 * 1024 * 1024  # bytes read from a file evidence; more is `too_large`
 
 REQUEST_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}\Z")
-EVENT_ID_RE = re.compile(r"D([1-9][0-9]*)\Z")
-TARGET_RE = re.compile(r"(?:AC-[1-9][0-9]*|EX-[1-9][0-9]*|T[0-9]{3,})\Z")
+EVENT_ID_RE = re.compile(r"D([1-9][0-9]{0,17})\Z")  # bounded like SEQ_RE: never a 4301-digit int()
+TARGET_RE = ids.TARGET      # the one grammar of goal target ids (ha/ids.py)
 SHA256_RE = re.compile(r"[0-9a-f]{64}\Z")
 COMMIT_RE = re.compile(r"[0-9a-fA-F]{7,64}\Z")
 FULL_COMMIT_RE = re.compile(r"(?:[0-9a-f]{40}|[0-9a-f]{64})\Z")
 SEQ_RE = re.compile(r"[1-9][0-9]{0,17}\Z")
+SEQ_MAX = 10 ** 18 - 1       # the largest seq a reference may name (SEQ_RE: 18 digits)
 AT_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z\Z")
 RFC3339_RE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})"
                         r"(\.[0-9]+)?([Zz]|[+-]([0-9]{2}):([0-9]{2}))\Z")
@@ -90,6 +93,30 @@ def _text(value, what: str, limit: int, one_line: bool = True) -> str:
     return value
 
 
+def decimal(digits: str, ceiling: int = SEQ_MAX + 1) -> int:
+    """The value of a string of ASCII digits, capped at `ceiling`.
+
+    Linear in the length and never Python's int digit limit (ValueError past 4300 digits), so
+    a 5000-digit id, seq or count is simply a value that is too large and gets the error any
+    too-large value gets. ValueError when `digits` is not ASCII digits. For every reader of
+    untrusted numbers, command-line parsers included (e.g. `decimal(raw, LIMIT_MAX + 1)`).
+    """
+    if not (digits.isascii() and digits.isdigit()):
+        raise ValueError(f"not a decimal number: {digits[:24]!r}")
+    significant = digits.lstrip("0")
+    if len(significant) > len(str(ceiling)):
+        return ceiling
+    return min(int(significant or "0"), ceiling)
+
+
+def json_int(text: str) -> int:
+    """`parse_int` for untrusted JSON: integers beyond +-SEQ_MAX come back as +-(SEQ_MAX + 1),
+    a value every field check refuses (no field may hold a larger number)."""
+    if text.startswith("-"):
+        return -decimal(text[1:])
+    return decimal(text)
+
+
 def check_request_id(value, what="request id") -> str:
     if not isinstance(value, str) or not REQUEST_ID_RE.match(value):
         shown = value if isinstance(value, str) else json.dumps(value)
@@ -98,11 +125,12 @@ def check_request_id(value, what="request id") -> str:
 
 
 def event_seq(event_id) -> int:
-    """The seq of a `D<n>` id; invalid_input otherwise."""
+    """The seq of a `D<n>` id (capped at SEQ_MAX + 1: an id that long names no event, like any
+    id past the last one); invalid_input when it does not look like one."""
     m = EVENT_ID_RE.match(event_id) if isinstance(event_id, str) else None
     if not m:
         raise invalid_input(f"event id {event_id!r} must look like D1, D2, ...")
-    return int(m.group(1))
+    return decimal(m.group(1))
 
 
 def check_rfc3339(value, what="event_at") -> str:
@@ -187,8 +215,8 @@ def check_evidence(ev, what: str) -> None:
         raise invalid_input(f"{what}: checked must be true or false")
     val, opt = ev[required], ev.get(optional)
     if kind == "run":
-        if type(val) is not int or val < 1:
-            raise invalid_input(f"{what}: seq must be an integer >= 1")
+        if type(val) is not int or not 1 <= val <= SEQ_MAX:
+            raise invalid_input(f"{what}: seq must be an integer from 1 to {SEQ_MAX}")
         if optional in ev and not (isinstance(opt, str) and SHA256_RE.match(opt)):
             raise invalid_input(f"{what}: sha256 must be 64 lowercase hex digits")
     elif kind == "file":
@@ -200,6 +228,8 @@ def check_evidence(ev, what: str) -> None:
             raise invalid_input(f"{what}: commit must be 7 to 64 hex digits")
         if optional in ev:
             _text(opt, f"{what}: repository", TEXT_MAX)
+            if "\0" in opt:
+                raise invalid_input(f"{what}: repository contains NUL")
     else:
         _text(val, f"{what}: ref", TEXT_MAX)
         if optional in ev:
@@ -277,11 +307,11 @@ def check_decision(d) -> dict:
 def relation_seqs(d: dict):
     """Every seq a decision's relations name (builds_on, supersedes ids and their `after`)."""
     for ref in d.get("builds_on", ()):
-        yield ref, int(ref[1:])
+        yield ref, event_seq(ref)
     for item in d.get("supersedes", ()):
-        yield item["id"], int(item["id"][1:])
+        yield item["id"], event_seq(item["id"])
         if "after" in item:
-            yield item["after"], int(item["after"][1:])
+            yield item["after"], event_seq(item["after"])
 
 
 def check_context(c, decision: dict, start_key: str) -> None:
@@ -292,7 +322,7 @@ def check_context(c, decision: dict, start_key: str) -> None:
         raise invalid_input("context.start is not this history's start record")
     head = c["run_head"]
     if not (isinstance(head, dict) and set(head) == {"seq", "sha256"} and type(head["seq"]) is int
-            and head["seq"] >= 1 and isinstance(head["sha256"], str)
+            and 1 <= head["seq"] <= SEQ_MAX and isinstance(head["sha256"], str)
             and SHA256_RE.match(head["sha256"])):
         raise invalid_input("context.run_head must be {seq, sha256}")
     if not isinstance(c["goal"], str) or not c["goal"]:
@@ -324,9 +354,7 @@ def check_context(c, decision: dict, start_key: str) -> None:
             raise invalid_input(f"context.evidence {i}: commit must be a full id")
 
 
-def dumps(obj) -> bytes:
-    """The one compact encoding of every history file (no LF)."""
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+dumps = compact_bytes  # the one compact encoding of every history file (no LF)
 
 
 def event_line(seq: int, prev, request_id: str, at: str, decision: dict, context: dict) -> bytes:
@@ -341,10 +369,5 @@ def last_bytes(seq: int, sha256: str) -> bytes:
 
 
 def receipt_line(seq: int, request_id: str, sha256: str, replayed: bool) -> str:
-    return json.dumps({"schema": RECEIPT_SCHEMA, "id": f"D{seq}", "request_id": request_id,
-                       "seq": seq, "sha256": sha256, "replayed": replayed},
-                      separators=(",", ":"), ensure_ascii=False)
-
-
-def utc_now() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    return compact({"schema": RECEIPT_SCHEMA, "id": f"D{seq}", "request_id": request_id,
+                    "seq": seq, "sha256": sha256, "replayed": replayed})

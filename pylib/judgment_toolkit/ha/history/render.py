@@ -12,12 +12,14 @@ from __future__ import annotations
 import json
 import re
 
+from judgment_toolkit.jsonutil import compact
+
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def render(model: dict, fmt: str) -> str:
     if fmt == "json":
-        return json.dumps(model, ensure_ascii=False, separators=(",", ":")) + "\n"
+        return compact(model) + "\n"
     return markdown(model)
 
 

@@ -1,0 +1,124 @@
+"""The one argument scanner behind every command line (judgment-ledger, judgment-card, ha).
+
+It only splits argv: flags (`--name value` or `--name=value`; the next argument is always the
+value, even when it starts with `-`), repeatable flags, switches (flags without a value),
+positionals, and `-h`/`--help` wherever a flag may stand. It raises `ArgError` values (a kind
+and the argument concerned) and never prints: each command line turns them into its own
+documented message and exit code, so the messages stay where the docs and tests pin them.
+
+Kinds: "unknown" (a flag not declared), "twice" (a single flag given again), "needs_value"
+(a flag at the end of argv), "unexpected" (a positional beyond what the command takes).
+"""
+from __future__ import annotations
+
+HELP_FLAGS = ("-h", "--help")
+
+
+class ArgError(Exception):
+    def __init__(self, kind: str, name: str, arg: str | None = None):
+        super().__init__(f"{kind}: {name}")
+        self.kind = kind
+        self.name = name                 # the flag (without `=value`) or the positional
+        self.arg = name if arg is None else arg  # the whole argument as given
+
+
+class HelpRequested(Exception):
+    """-h/--help stood where a flag may: the command line prints the usage of `command` on
+    stdout and exits 0."""
+
+    def __init__(self, command: str | None = None):
+        super().__init__(command)
+        self.command = command
+
+
+class Parsed:
+    def __init__(self):
+        self.values: dict = {}      # single flag -> str; repeatable flag -> [str, ...]
+        self.switches: set = set()  # switches given
+        self.positional: list = []
+        self.help = False
+
+    def get(self, name, default=None):
+        return self.values.get(name, default)
+
+
+def scan(argv, single=(), multi=(), switches=(), *, max_positional=None, dashdash=False,
+         dash_is_flag=False, positional_is_unknown=False) -> Parsed:
+    """Split argv. `single`/`multi`/`switches` are flag spellings (`--name`).
+
+    dashdash: `--` ends the flags (the rest are positionals).
+    dash_is_flag: a `-x` argument (other than `-`) is a flag (so unknown) rather than a
+    positional. positional_is_unknown: a positional is an "unknown" error, not "unexpected".
+    Help flags in a flag position end the scan with `help` set (errors before them stand).
+    """
+    p = Parsed()
+    for name in multi:
+        p.values[name] = []
+    i, only_positional = 0, False
+    while i < len(argv):
+        arg = argv[i]
+        i += 1
+        if not only_positional and dashdash and arg == "--":
+            only_positional = True
+            continue
+        if not only_positional and arg in HELP_FLAGS:
+            p.help = True
+            return p
+        is_flag = not only_positional and (
+            (arg.startswith("--") and len(arg) > 2) or (dash_is_flag and arg.startswith("-")
+                                                         and arg != "-"))
+        if not is_flag:
+            if positional_is_unknown:
+                raise ArgError("unknown", arg)
+            if max_positional is not None and len(p.positional) >= max_positional:
+                raise ArgError("unexpected", arg)
+            p.positional.append(arg)
+            continue
+        name, eq, value = arg.partition("=")
+        if name in switches:
+            if eq:
+                raise ArgError("unknown", name, arg)
+            p.switches.add(name)
+            continue
+        if name not in single and name not in multi:
+            raise ArgError("unknown", name, arg)
+        if name in single and name in p.values:
+            raise ArgError("twice", name, arg)
+        if not eq:
+            if i >= len(argv):
+                raise ArgError("needs_value", name, arg)
+            value = argv[i]
+            i += 1
+        if name in multi:
+            p.values[name].append(value)
+        else:
+            p.values[name] = value
+    return p
+
+
+def exit_codes_text(rows) -> str:
+    """The `exit codes:` block of a --help text from [(code, meaning)], wrapped at 79
+    columns; Markdown backticks (the docs print the same tables) are dropped."""
+    import textwrap
+    out = ["exit codes:\n"]
+    for code, meaning in rows:
+        out.append(textwrap.fill(meaning.replace("`", ""), 79, initial_indent=f"  {code:<4}",
+                                 subsequent_indent=" " * 6) + "\n")
+    return "".join(out)
+
+
+def is_utf8(text: str) -> bool:
+    """False for text decoded from argv bytes that are not UTF-8 (lone surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def whole_number(text: str, max_digits: int = 18) -> int | None:
+    """The value of a plain ASCII decimal of at most `max_digits` digits, else None; so a
+    4301-digit number is an ordinary bad value (never int()'s digit-limit ValueError)."""
+    if not text.isascii() or not text.isdigit() or len(text) > max_digits:
+        return None
+    return int(text)

@@ -1,0 +1,68 @@
+"""The one append of a decision, used by `judgment-ledger append` and by
+`judgment-card record-answer` alike (in-process: no script, no argv size limit).
+
+`append` builds and validates the record, then writes it under the ledger's lock; with a given
+id it first looks for that id under the same lock (idempotent retries). `append_fail_open`
+wraps it in the seed's fail-open rule: a rejected record is reported and refused, anything
+else that goes wrong is one `append skipped (...)` line and the flow goes on. A packaged schema
+that is missing is a broken installation and is raised (schema.MissingResource), not skipped.
+"""
+import sys
+
+from . import deps, exits
+
+PREFIX = "judgment-ledger: "
+
+
+class Rejected(Exception):
+    """The record is refused (exit 1); str() is the reason."""
+
+
+def append(given, path=None):
+    """(stored record, written) for flag values {field: str}: written is False when the same
+    record was already stored under the given id. Raises Rejected, ledger.AppendSkipped."""
+    from . import ledger, record
+    try:
+        rec = record.build(given)
+    except record.RecordError as e:
+        raise Rejected(str(e)) from None
+    find = (lambda fd, size: ledger.find_id(fd, size, rec["id"])) if "id" in given else None
+    found = ledger.append(path or ledger.default_path(), record.to_line(rec), find=find)
+    if found is None:
+        return rec, True
+    if _content(found) != _content(rec):
+        raise Rejected(f"id: {rec['id']!r} is already in the ledger with other content; "
+                       "nothing was written")
+    return found, False
+
+
+def _content(rec):
+    """What a retry must repeat: every field but the time of the decision (set by append)."""
+    return {k: v for k, v in rec.items() if k != "decided_at"}
+
+
+def append_fail_open(given, path=None, err=None):
+    """(exit code, stored record or None); prints the one stderr line of a refusal or a skip."""
+    err = err or sys.stderr
+    missing = deps.missing()
+    if missing:
+        return _skipped(err, f"missing Python dependencies: {', '.join(missing)} in "
+                             f"{sys.executable}; {deps.install_hint()}")
+    from . import ledger
+    try:
+        rec, _ = append(given, path)
+        return exits.OK, rec
+    except Rejected as e:
+        print(f"{PREFIX}append rejected ({e})", file=err, flush=True)
+        return exits.REJECTED, None
+    except ledger.AppendSkipped as e:
+        return _skipped(err, str(e))
+    except deps.MissingResource:
+        raise
+    except Exception as e:  # anything unforeseen: still never block a judgment flow
+        return _skipped(err, f"unexpected {type(e).__name__}: {e}")
+
+
+def _skipped(err, reason):
+    print(f"{PREFIX}append skipped ({reason})", file=err, flush=True)
+    return exits.OK, None

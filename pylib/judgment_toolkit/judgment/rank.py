@@ -1,0 +1,243 @@
+"""Relevance ranking (opt-in, `--rank relevance`): BM25 over one project's records, one pass.
+
+Text to terms (the same function for the query and the records):
+  1. NFKC normalisation (non-ASCII text only), then Unicode case folding;
+  2. words: runs of letters and digits (underscore and punctuation separate words), and a change
+     of script between Hangul, kana, Han and everything else also separates them ("Redis를" is
+     "redis" and "를"); a Hangul, kana or Han run longer than 2 characters is cut into its
+     overlapping 2-character pieces (bigrams, as CJK search engines do): Korean attaches
+     particles and endings to words, and Japanese and Chinese have no spaces;
+  3. words shorter than MIN_LEN characters and STOPWORDS (English function words, and the
+     pieces of Korean question and sentence endings) are dropped;
+  4. ASCII words with a letter are stemmed with the Snowball English stemmer (snowballstemmer);
+     other words (Korean, Japanese, accented Latin, ...) are kept as they are, because Snowball
+     has no Korean stemmer and an English one must not touch other languages.
+A term matches a record's term only when they are equal: whole words, never substrings.
+
+Score: BM25 with field weights (BM25F-style: a term's count in a field counts WEIGHTS[field]
+times, and a record's length is the weighted number of characters of its fields, which costs
+nothing to measure, unlike a word count, on the records that hold no query term):
+
+    score = sum over distinct query terms t found in the record of
+            idf(t) * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average length))
+    idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5))
+
+N, df and the average length come from the asking project's records only. A record without a
+query term is no match. Ties (equal scores, rounded to 9 decimals): newest decided_at first,
+then the later line. A query without terms (only stopwords or one-letter words) matches nothing.
+
+One pass: every record of the project is read once and counted for N and the average length;
+the records holding a query term leave a small entry (term counts, length, decided_at, offset,
+id), because the idf and the average length, hence every score, are known only when the pass
+ends. The best `limit` entries are then chosen and only their lines are read again, by offset
+(the ledger is append-only, so an offset keeps its line; a line that no longer holds the same
+record, in a file rewritten meanwhile, is left out). Memory is bounded by the asking project's
+matching records, and other projects' lines are never parsed. A ledger that is not a regular
+file (a FIFO) cannot be read twice: there the matching records themselves are kept.
+"""
+import heapq
+import json
+import math
+import os
+import re
+import stat
+import unicodedata
+
+import snowballstemmer
+
+from . import ledger, search
+
+WEIGHTS = {"question": 3.0, "answer": 1.0, "rationale": 1.5, "tags": 1.0}
+K1 = 1.2
+B = 0.75
+MIN_LEN = 2
+SCORE_DIGITS = 9
+
+STOPWORDS = frozenset("""
+a about above after again against all also am an and any are aren as at be because been before
+being below between both but by can cannot could couldn did didn do does doesn doing don down
+during each either else ever every few for from further had hadn has hasn have haven having he
+her here hers herself him himself his how however i if in into is isn it its itself just let
+ll may me might more most must mustn my myself neither no nor not now of off on once only or
+other ought our ours ourselves out over own re same shall shan she should shouldn so some such
+than that the their theirs them themselves then there these they this those through to too
+under until up upon us ve very was wasn we were weren what when where whether which while who
+whom whose why will with won would wouldn yes yet you your yours yourself yourselves
+""".split()) | frozenset(
+    # Korean: the 2-character pieces of the question and sentence endings (할까요, 되나요,
+    # 합니다, 있습니까, 하세요, 해요...), which every Korean question has and which say nothing
+    "까요 나요 가요 어요 해요 세요 니다 니까 습니 합니 할까 될까 되나 는지 는가 인가 한가".split())
+
+_HANGUL = "\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff"
+_KANA = "\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f"
+_HAN = "\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
+_WORD = re.compile(f"[{_HANGUL}]+|[{_KANA}]+|[{_HAN}]+|[^{_HANGUL}{_KANA}{_HAN}" r"\W_]+")
+
+_CJK = re.compile(f"[{_HANGUL}{_KANA}{_HAN}]")
+_STEMMER = snowballstemmer.stemmer("english")
+
+
+def fold(text):
+    """NFKC (only where it can change anything: non-ASCII text), then case folding."""
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
+    return text.casefold()
+
+
+def words(folded):
+    """The words of folded text; a Hangul, kana or Han run longer than 2 characters becomes its
+    overlapping 2-character pieces ("보관하나요" -> 보관 관하 하나 나요), so a word still matches
+    when a particle or an ending is attached to it ("로그는" holds "로그")."""
+    found = _WORD.findall(folded)
+    if folded.isascii():
+        return found
+    out = []
+    for word in found:
+        if len(word) > 2 and _CJK.match(word):
+            out.extend(word[i:i + 2] for i in range(len(word) - 1))
+        else:
+            out.append(word)
+    return out
+
+
+def term(word):
+    """The term of a folded word, or None for a stopword or a word that is too short."""
+    if len(word) < MIN_LEN or word in STOPWORDS:
+        return None
+    if word.isascii() and not word.isdigit():
+        return _STEMMER.stemWord(word)
+    return word
+
+
+def terms(text):
+    """The distinct terms of a text, in order of first appearance."""
+    seen = {}
+    for word in words(fold(text)):
+        t = term(word)
+        if t is not None:
+            seen.setdefault(t, None)
+    return list(seen)
+
+
+def needles(t):
+    """Substrings that every word with term t contains: a cheap, exact pre-check that lets a
+    record field without any of them skip the word-by-word analysis. Snowball English stems
+    are the word's own prefix except for their last letter (y -> i, an added e), and 5-letter
+    words in -ying (dying -> die)."""
+    if not (t.isascii() and not t.isdigit()):
+        return (t,)  # unstemmed: the word itself
+    if len(t) == 3 and t.endswith("ie"):
+        return (t[:-1], t[0] + "y")
+    return (t[:-1],)
+
+
+def _fields(rec):
+    """[(weight, text)] of the searched fields: question, answer, rationale, each tag."""
+    found = [(WEIGHTS[f], rec[f]) for f in ("question", "answer", "rationale") if type(rec.get(f)) is str]
+    tags = rec.get("tags")
+    if type(tags) is list:
+        weight = WEIGHTS["tags"]
+        found.extend((weight, tag) for tag in tags if type(tag) is str)
+    return found
+
+
+class Scorer:
+    """Accumulates the corpus statistics and the matching records of one pass."""
+
+    def __init__(self, query_terms, keep_records=False):
+        self.keep_records = keep_records
+        self.terms = query_terms
+        self.index = {}  # folded word -> position of its term in query_terms, or -1
+        self.needles = [n for t in query_terms for n in needles(t)]
+        self.count = 0  # N
+        self.total_length = 0.0
+        self.df = [0] * len(query_terms)
+        self.hits = []  # (term counts, length, offset, decided_at, id or the record)
+
+    def add(self, offset, rec):
+        fields = _fields(rec)
+        length = sum(weight * len(text) for weight, text in fields)
+        self.count += 1
+        self.total_length += length
+        needles = self.needles
+        if not any(n in fold("\0".join(text for _, text in fields)) for n in needles):
+            return  # the common case: counted, and nothing else to do
+        counts = None
+        for weight, text in fields:
+            folded = fold(text)
+            if not any(n in folded for n in needles):
+                continue
+            for word in words(folded):
+                i = self.index.get(word)
+                if i is None:
+                    i = self._position(word)
+                if i >= 0:
+                    if counts is None:
+                        counts = [0.0] * len(self.terms)
+                    counts[i] += weight
+        if counts is not None:
+            for i, c in enumerate(counts):
+                if c:
+                    self.df[i] += 1
+            self.hits.append((tuple(counts), length, offset, rec["decided_at"],
+                              rec if self.keep_records else rec["id"]))
+
+    def _position(self, word):
+        t = term(word)
+        i = self.terms.index(t) if t in self.terms else -1
+        self.index[word] = i
+        return i
+
+    def best(self, limit):
+        """[(offset, id or record)] of the best `limit` matching records, best first."""
+        if not self.hits:
+            return []
+        n = self.count
+        idf = [math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in self.df]
+        average = self.total_length / n or 1.0
+        keys = []
+        for counts, length, offset, decided_at, kept in self.hits:
+            norm = K1 * (1 - B + B * length / average)
+            score = sum(idf[i] * c * (K1 + 1) / (c + norm) for i, c in enumerate(counts) if c)
+            # the offset makes every key unique, so what is kept is never compared
+            keys.append(((round(score, SCORE_DIGITS), search.time_key(decided_at), offset), kept))
+        return [(key[2], kept) for key, kept in heapq.nlargest(limit, keys, key=lambda e: e[0])]
+
+
+def search_records(path, project, query, limit):
+    """Up to `limit` records of `project` for `query`, best first (see the module docstring)."""
+    query_terms = terms(query)  # none (only stopwords): the pass still reads, and finds nothing
+    scorer = Scorer(query_terms, keep_records=not _rereadable(path))
+    for offset, rec in ledger.records(path, project):
+        scorer.add(offset, rec)
+    best = scorer.best(limit)
+    if scorer.keep_records:
+        return [rec for _, rec in best]
+    return list(_read_back(path, project, best))
+
+
+def _rereadable(path):
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:  # missing (no records) or unreadable (ledger.records raises): nothing to keep
+        return True
+
+
+def _read_back(path, project, found):
+    """The records with these (offset, id), read again from the ledger, in the given order."""
+    if not found:
+        return
+    try:
+        f = open(path, "rb")
+    except FileNotFoundError:  # removed since the pass: its records are gone
+        return
+    with f:
+        for offset, rec_id in found:
+            f.seek(offset)
+            try:
+                rec = json.loads(f.readline())
+            except (ValueError, RecursionError):
+                continue
+            if type(rec) is dict and rec.get("project") == project and rec.get("id") == rec_id:
+                yield rec
+

@@ -1,0 +1,210 @@
+"""The relevance ranking (judgment.rank; docs/judgment-ledger.md "Ranking"): words, stopwords,
+stems, field weights, BM25 statistics from the project's own records, ties, and the same
+contract as search (seed judgment-ledger-v1: project scope, max 3, output, reads that skip bad
+lines)."""
+import json
+import os
+import threading
+import tracemalloc
+
+import pytest
+
+from ledger_helpers import hermetic_env, ledger, rec, write_records
+
+from judgment_toolkit.judgment import ledger as ledger_mod, rank, search
+
+
+@pytest.fixture
+def env(tmp_path):
+    return hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl")
+
+
+def ids(env, query, project="demo", command="search"):
+    flag = "--query" if command == "search" else "--question"
+    r = ledger(command, "--project", project, flag, query, "--rank", "relevance", env=env)
+    assert (r.returncode, r.stderr) == (0, ""), r.stderr
+    if command == "recall":
+        return [i["mem_id"].split(":", 1)[1] for i in json.loads(r.stdout)]
+    return [json.loads(line)["id"] for line in r.stdout.splitlines()]
+
+
+# --- text to terms ---------------------------------------------------------------------------
+
+def test_terms_fold_strip_punctuation_drop_stopwords_and_short_words_and_stem():
+    assert rank.terms("Should we cache the Pages? (downtime, caching; x)") == ["cach", "page", "downtim"]
+    assert rank.terms("rate-limit per_key e.g. v2 API's 429") == ["rate", "limit", "per", "key", "v2", "api", "429"]
+    assert rank.terms("the and or is it a") == []
+    assert rank.terms("STRASSE Straße") == ["strass"]  # casefold: ß is ss; then one term
+    assert rank.terms("ＡＰＩ ｖ２") == ["api", "v2"]  # NFKC: full-width letters and digits
+
+
+def test_non_latin_words_count_and_are_not_stemmed():
+    assert rank.terms("Café naïve ΣΟΦΙΑ") == ["café", "naïve", "σοφια"]
+    # script changes separate words; Hangul runs longer than 2 become bigrams; 1-char words drop
+    assert rank.terms("Redis를 잡 큐로 될까요") == ["redi", "큐로"]  # endings are stopwords
+    assert rank.terms("로그는 보관") == ["로그", "그는", "보관"]
+    assert rank.terms("データベース設計") == ["デー", "ータ", "タベ", "ベー", "ース", "設計"]
+
+
+def test_needles_never_miss_a_word_with_the_term():
+    words = ["caching", "cached", "cache", "retries", "retry", "happily", "happy", "dying", "lying",
+             "ties", "relational", "conditional", "generously", "skies", "news", "hoping", "agreed",
+             "pagination", "paginated", "deployments", "studies", "flies", "ugly", "early", "singly"]
+    for word in words:
+        t = rank.term(word)
+        assert any(n in word for n in rank.needles(t)), (word, t)
+    assert rank.needles("로그") == ("로그",) and rank.needles("429") == ("429",)
+
+
+# --- ranking through the script --------------------------------------------------------------
+
+def test_whole_words_only_punctuation_stripped_and_stems_matched(env):
+    write_records(env["HARNESS_JUDGMENT_LEDGER"], [
+        rec(1, question="Export the report nightly?", decided_at="2026-03-01T00:00:00Z"),
+        rec(2, question="Plan downtime for the upgrade", decided_at="2026-01-01T00:00:00Z"),
+        rec(3, question="Cache the product pages", decided_at="2026-01-01T00:00:00Z"),
+    ])
+    assert ids(env, "or") == []                      # a stopword, and never inside "report"
+    assert ids(env, "port") == []                    # whole words: not inside "export", "report"
+    assert ids(env, "downtime?") == ["id-2"]         # punctuation stripped
+    assert ids(env, "caching pages") == ["id-3"]     # stems: caching/cache, pages/page
+    assert ids(env, "Should we?") == []              # no term left: no match
+    assert ids(env, "") == ["id-1", "id-3", "id-2"]  # a blank query lists the newest, as in match mode
+
+
+def test_field_weights_question_then_rationale_then_answer_and_tags(env):
+    # every record has 2 question words, 1 answer word, 2 rationale words and one 1-word tag,
+    # all of the same length, so only the field holding "deploy" differs
+    write_records(env["HARNESS_JUDGMENT_LEDGER"], [
+        rec(1, question="aaaaaa bbbbbb", answer="cccccc", rationale="dddddd eeeeee", tags=["deploy"]),
+        rec(2, question="aaaaaa bbbbbb", answer="deploy", rationale="dddddd eeeeee", tags=["ffffff"]),
+        rec(3, question="aaaaaa bbbbbb", answer="cccccc", rationale="deploy eeeeee", tags=["ffffff"]),
+        rec(4, question="deploy bbbbbb", answer="cccccc", rationale="dddddd eeeeee", tags=["ffffff"]),
+    ])
+    found = ids(env, "deploy")
+    assert found[:2] == ["id-4", "id-3"] and set(found[2:]) <= {"id-1", "id-2"}
+    assert rank.WEIGHTS["question"] > rank.WEIGHTS["rationale"] > rank.WEIGHTS["tags"]
+    assert rank.WEIGHTS["answer"] == rank.WEIGHTS["tags"]
+
+
+def test_a_rare_term_outweighs_a_common_one_and_more_terms_beat_fewer(env):
+    write_records(env["HARNESS_JUDGMENT_LEDGER"],
+                  [rec(n, question=f"deploy step {n}") for n in range(1, 8)]
+                  + [rec(8, question="rollback plan"), rec(9, question="deploy rollback plan")])
+    assert ids(env, "deploy rollback") == ["id-9", "id-8", "id-7"]
+
+
+def test_statistics_come_from_the_asking_project_only(env):
+    # In demo, "alpha" is rare (1 record) and "beta" common (2), so alpha's record ranks first.
+    # 100 "alpha" records of another project would flip that if they counted.
+    write_records(env["HARNESS_JUDGMENT_LEDGER"],
+                  [rec(1, question="alpha filler"), rec(2, question="beta filler"),
+                   rec(3, question="beta other")]
+                  + [rec(100 + n, project="other", question="alpha") for n in range(100)])
+    assert ids(env, "alpha beta")[0] == "id-1"
+    assert set(ids(env, "alpha beta", project="other")) <= {f"id-{100 + n}" for n in range(100)}
+
+
+def test_ties_newest_decided_at_first_then_later_line(env):
+    write_records(env["HARNESS_JUDGMENT_LEDGER"], [
+        rec(1, question="queue choice", decided_at="2026-01-01T00:00:00Z"),
+        rec(2, question="queue choice", decided_at="2026-03-01T01:00:00+01:00"),
+        rec(3, question="queue choice", decided_at="2026-02-01T00:00:00Z"),
+        rec(4, question="queue choice", decided_at="2026-03-01T00:00:00Z"),
+    ])
+    assert ids(env, "queue") == ["id-4", "id-2", "id-3"]  # id-2 is the same instant, earlier line
+
+
+def test_korean_questions(env):
+    write_records(env["HARNESS_JUDGMENT_LEDGER"], [
+        rec(1, question="운영 로그 보관 기간은 얼마로 할까요?", answer="30일"),
+        rec(2, question="배포할 때 데이터베이스 마이그레이션을 자동으로 실행할까요?", answer="아니요"),
+        rec(3, question="Use Redis or Postgres for the job queue?", answer="postgres"),
+        rec(4, question="상품 페이지 캐시 만료 시간은?", answer="60초"),
+    ])
+    assert ids(env, "로그는 며칠 동안 보관하나요?") == ["id-1"]
+    assert ids(env, "마이그레이션을 자동으로 돌려도 되나요?")[0] == "id-2"
+    assert ids(env, "Redis를 잡 큐로 써도 될까요?") == ["id-3"]
+    assert ids(env, "캐시 만료", command="recall") == ["id-4"]
+
+
+def test_at_most_three_full_records_as_compact_json(env):
+    recs = [rec(n, question=f"Pick the queue {n}", tags=["queue"]) for n in range(1, 7)]
+    write_records(env["HARNESS_JUDGMENT_LEDGER"], recs)
+    r = ledger("search", "--project", "demo", "--query", "queue", "--rank", "relevance", "--limit", "9",
+               env=env)
+    lines = r.stdout.splitlines()
+    assert len(lines) == 3
+    by_id = {x["id"]: x for x in recs}
+    for line in lines:
+        assert line == json.dumps(by_id[json.loads(line)["id"]], ensure_ascii=False, separators=(",", ":"))
+    r = ledger("search", "--project", "demo", "--query", "queue", "--rank", "relevance", "--limit", "1",
+               env=env)
+    assert len(r.stdout.splitlines()) == 1
+    r = ledger("recall", "--project", "demo", "--question", "queue", "--rank", "relevance", env=env)
+    items = json.loads(r.stdout)
+    assert len(items) == 3 and set(items[0]) == {"summary", "decision", "outcome", "decided_at", "mem_id"}
+
+
+def test_bad_lines_are_skipped_and_a_missing_ledger_is_empty(env):
+    path = env["HARNESS_JUDGMENT_LEDGER"]
+    assert ids(env, "good") == []
+    write_records(path, [rec(1, question="good one")])
+    with open(path, "ab") as f:
+        f.write(b'{"project":"demo","question":"good but torn\n')
+        f.write(b'not json "demo" good\n')
+        f.write(b'{"id":7,"project":"demo","decided_at":"x","question":"good","answer":"a"}\n')
+        f.write(b'\xff\xfe "demo" good\n')
+        f.write(b'{"id":"e","project":"d\\u0065mo","decided_at":"2026-01-01T00:00:00Z",'
+                b'"question":"good \\u0063ache","answer":"a"}\n')
+    assert ids(env, "good cache") == ["e", "id-1"]
+
+
+def test_an_unreadable_ledger_is_an_error_as_in_match_mode(tmp_path):
+    env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path)
+    r = ledger("search", "--project", "demo", "--query", "x", "--rank", "relevance", env=env)
+    assert (r.returncode, r.stdout) == (1, "")
+    assert r.stderr == f"judgment-ledger: search: cannot read the ledger {tmp_path}: Is a directory\n"
+
+
+def test_a_fifo_ledger_is_read_once(tmp_path):
+    fifo = tmp_path / "l.fifo"
+    os.mkfifo(fifo)
+    data = "".join(json.dumps(rec(n, question=f"cache layer {n}")) + "\n" for n in range(5))
+
+    def feed():
+        with open(fifo, "w") as f:
+            f.write(data)
+    writer = threading.Thread(target=feed)
+    writer.start()
+    env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=fifo)
+    r = ledger("search", "--project", "demo", "--query", "caching", "--rank", "relevance", env=env)
+    writer.join()
+    assert r.returncode == 0
+    assert [json.loads(line)["id"] for line in r.stdout.splitlines()] == ["id-4", "id-3", "id-2"]
+
+
+def test_a_line_rewritten_between_the_pass_and_the_read_back_is_left_out(tmp_path):
+    path = tmp_path / "l.jsonl"
+    write_records(path, [rec(1, question="cache one"), rec(2, question="cache two")])
+    scorer = rank.Scorer(rank.terms("cache"))
+    for offset, r in ledger_mod.records(path, "demo"):
+        scorer.add(offset, r)
+    best = scorer.best(3)
+    write_records(path, [rec(1, question="cache one"), rec(9, question="cache two")])  # same offsets
+    assert [r["id"] for r in rank._read_back(path, "demo", best)] == ["id-1"]
+    path.unlink()
+    assert list(rank._read_back(path, "demo", best)) == []
+
+
+def test_memory_holds_small_entries_not_the_records(tmp_path):
+    """Every record of the project matches; what stays is a small entry each, not the record."""
+    path = tmp_path / "big.jsonl"
+    write_records(path, [rec(n, project=f"p{n % 4}", question="cache " + "x" * 2000, rationale="y" * 2000)
+                         for n in range(8000)])
+    tracemalloc.start()
+    found = search.search(path, "p1", "cache", mode="relevance")
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert len(found) == 3
+    assert peak < 2 * ledger_mod.CHUNK + 2000 * 1000, peak  # 2000 matches x 1 KB, far below 2000 x 4 KB
