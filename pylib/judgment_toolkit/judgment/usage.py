@@ -67,8 +67,7 @@ no URL, every card text escaped) that fits 1280x800. - reads the card from stdin
 
 TOP = {
     "judgment-ledger": """\
-usage: judgment-ledger append|search|recall|prime|verify ARGS...
-                                                      (judgment-ledger SUBCOMMAND --help)
+usage: judgment-ledger append|search|recall|prime|verify ARGS...  (judgment-ledger SUBCOMMAND --help)
   judgment-ledger append --project P --question Q --answer A --card-ref REF
                          [--rationale TEXT] [--tags t1,t2] [--id ID] [--json]
   judgment-ledger search --project P --query TEXT [--limit N] [--rank match|relevance]

@@ -82,5 +82,6 @@ def test_usage_errors(tmp_path):
     assert card("render", env=env).stderr == \
         "judgment-card: render: missing CARD (a judgment-card.v1 JSON file, or - for stdin)\n"
     r = card("render", path, "--format", "pdf", env=env)
-    assert (r.returncode, r.stderr) == (1, "judgment-card: render: format: must be md or html, "
-                                           "not 'pdf'\n")
+    assert (r.returncode, r.stderr) == (64, "judgment-card: render: format: must be md or html, "
+                                            "not 'pdf'\n")
+    assert card("render", env=env).returncode == 64

@@ -78,7 +78,8 @@ def test_a_fifo_in_place_of_the_ledger_is_not_waited_on(tmp_path):
     os.mkfifo(path)
     r = ledger("prime", "--project", "demo", env=env_for(tmp_path, path))  # would hang on open
     assert (r.returncode, r.stdout) == (0, "")
-    assert r.stderr == f"judgment-ledger: prime: skipped ({path} is not a regular file)\n"
+    assert r.stderr == (f"judgment-ledger: prime: skipped (cannot read {path}: "
+                        "not a regular file (a FIFO))\n")
 
 
 def test_read_error_is_fail_open(tmp_path):
@@ -93,9 +94,9 @@ def test_read_error_is_fail_open(tmp_path):
     (("--project", "p", "--limit", "51"), "prime: limit: must be a whole number from 1 to 50, not '51'"),
     (("--project", "p", "--bogus", "1"), "prime: --bogus: unknown flag"),
 ])
-def test_usage_errors_exit_1(tmp_path, args, message):
+def test_usage_errors_exit_64(tmp_path, args, message):
     r = ledger("prime", *args, env=env_for(tmp_path, tmp_path / "l.jsonl"))
-    assert (r.returncode, r.stdout, r.stderr) == (1, "", f"judgment-ledger: {message}\n")
+    assert (r.returncode, r.stdout, r.stderr) == (64, "", f"judgment-ledger: {message}\n")
 
 
 def test_default_ledger_location_is_the_git_top_level(tmp_path):

@@ -84,14 +84,15 @@ def test_unreadable_or_odd_ledger_is_exit_1(tmp_path):
     os.mkfifo(fifo)
     r = ledger("verify", env=env_for(tmp_path, fifo))
     assert (r.returncode, r.stdout) == (1, "")
-    assert r.stderr == f"judgment-ledger: verify: {fifo} is not a regular file\n"
+    assert r.stderr == f"judgment-ledger: verify: cannot read {fifo}: not a regular file (a FIFO)\n"
     r = ledger("verify", "--json", env=env_for(tmp_path, tmp_path))
     assert r.returncode == 1
-    assert json.loads(r.stdout) == {"ok": False, "records": 0, "bad": [],
-                                    "error": f"{tmp_path} is not a regular file"}
+    assert json.loads(r.stdout) == {"ok": False, "records": 0, "bad": [], "error":
+                                    f"cannot read {tmp_path}: not a regular file (a directory)"}
 
 
 def test_usage(tmp_path):
     r = ledger("verify", "--fix", env=env_for(tmp_path, tmp_path / "l"))
-    assert (r.returncode, r.stderr) == (1, "judgment-ledger: verify: unexpected argument '--fix' "
-                                           "(usage: judgment-ledger verify [--json])\n")
+    assert (r.returncode, r.stderr) == (64, "judgment-ledger: verify: --fix: unknown flag\n")
+    r = ledger("verify", "extra", env=env_for(tmp_path, tmp_path / "l"))
+    assert r.returncode == 64 and "unexpected argument 'extra'" in r.stderr
