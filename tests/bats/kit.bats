@@ -35,7 +35,7 @@ JSON
   mkfifo "$BATS_TEST_TMPDIR/fifo"
   HARNESS_JUDGMENT_LEDGER="$BATS_TEST_TMPDIR/fifo" run --separate-stderr "$LEDGER" prime --project shop
   [ "$status" -eq 0 ] && [ -z "$output" ]
-  [ "$stderr" = "judgment-ledger: prime: skipped ($BATS_TEST_TMPDIR/fifo is not a regular file)" ]
+  [ "$stderr" = "judgment-ledger: prime: skipped (cannot read $BATS_TEST_TMPDIR/fifo: not a regular file (a FIFO))" ]
 }
 
 @test "prime through a symlink named like the console script" {
