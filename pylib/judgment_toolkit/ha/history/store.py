@@ -131,10 +131,12 @@ class Store:
         finally:
             os.close(dfd)
 
-    def scan(self, trust_index: bool = True, chunks: bool = False) -> "Scan":
+    def scan(self, trust_index: bool = True, chunks: bool = False,
+             full: bool = False) -> "Scan":
         """Iterate verified events in seq order (see Scan); with `chunks`, a trusted index is
-        handed out as byte chunks of its E lines (bytes items) instead of StoredEvents."""
-        return Scan(self, trust_index=trust_index, chunks=chunks)
+        handed out as byte chunks of its E lines (bytes items) instead of StoredEvents.
+        `full` (`ha history <goal> verify`) trusts no index: every line checked in full."""
+        return Scan(self, trust_index=trust_index and not full, chunks=chunks)
 
     def verify(self) -> "Scan":
         """Full verification from scratch, trusting no index: every line parsed and checked

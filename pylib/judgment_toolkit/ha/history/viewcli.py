@@ -63,7 +63,7 @@ class Args:
                                         "not both")
                 self.selector = factsmod.Selector(request_id=check_request_id(request_id))
             elif len(positional) == 1:
-                self.selector = factsmod.Selector(seq=event_seq(positional[0]))
+                self.selector = factsmod.Selector(seq=event_seq(positional[0]), shown=positional[0])
             else:
                 raise invalid_input("history show: needs one event id (D1, D2, ...) or "
                                     "--request-id ID")
@@ -93,5 +93,8 @@ def main(goal_arg: str, argv, out=None) -> int:
 
 def run(goal_arg: str, argv, cwd: str | None = None) -> str:
     """The rendered view (the whole output) for `ha history <goal_arg> <argv...>`."""
+    if argv and argv[0] == "graph":
+        from judgment_toolkit.ha.history import graph
+        return graph.run(goal_arg, argv[1:], cwd)
     from judgment_toolkit.ha.history.viewrun import view
     return view(goal_arg, Args(argv), cwd)
