@@ -195,11 +195,11 @@ body() { json_eval "(lambda b: $1)(loads(d['body']))" "$SERVER_DIR/request.json"
     --answer lru --card-ref c2 --id eviction
   run "$CARD" recall "$CARD_FILE" --project demo --rank relevance
   [ "$status" -eq 0 ]
-  [ "$(jq -r '.similar_past_decisions | map(.mem_id) | join(" ")' <<<"$output")" = "judgment-ledger:locks" ]
+  [ "$(json_eval '" ".join(i["mem_id"] for i in d["similar_past_decisions"])' <<<"$output")" = "judgment-ledger:locks" ]
   HARNESS_JUDGMENT_RANK=relevance run "$CARD" recall "$CARD_FILE" --project demo
-  [ "$(jq '.similar_past_decisions | length' <<<"$output")" -eq 1 ]
+  [ "$(json_eval 'len(d["similar_past_decisions"])' <<<"$output")" -eq 1 ]
   run "$CARD" recall "$CARD_FILE" --project demo
-  [ "$(jq -r '.similar_past_decisions[0].mem_id' <<<"$output")" = "judgment-ledger:eviction" ]
+  [ "$(json_eval 'd["similar_past_decisions"][0]["mem_id"]' <<<"$output")" = "judgment-ledger:eviction" ]
 }
 
 @test "recall gives an empty array when nothing matches" {

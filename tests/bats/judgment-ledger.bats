@@ -181,12 +181,12 @@ add() { # add PROJECT QUESTION [more flags...]
   run "$LEDGER" search --project demo --query "caching pages?" --rank relevance
   [ "$status" -eq 0 ]
   [ "${#lines[@]}" -eq 1 ]
-  [ "$(jq -r .id <<<"$output")" = cache ]
+  [ "$(json_eval 'd["id"]' <<<"$output")" = cache ]
   run "$LEDGER" search --project demo --query "port or downtime?" --rank relevance
-  [ "$(jq -r .id <<<"$output")" = downtime ]
+  [ "$(json_eval 'd["id"]' <<<"$output")" = downtime ]
   run "$LEDGER" search --project demo --query "port or downtime?"
   [ "${#lines[@]}" -eq 2 ] # match: "port" is inside "export" and "report"
-  [ "$(jq -r .id <<<"${lines[0]}")" = export ]
+  [ "$(json_eval 'd["id"]' <<<"${lines[0]}")" = export ]
 }
 
 @test "HARNESS_JUDGMENT_RANK=relevance opts a hook in; the flag wins; a bad value is a usage error" {
@@ -194,15 +194,15 @@ add() { # add PROJECT QUESTION [more flags...]
   add demo "Export orders for accounting" --id export
   HARNESS_JUDGMENT_RANK=relevance run "$LEDGER" recall --project demo --question "Which job queue: Redis or Postgres?"
   [ "$status" -eq 0 ]
-  [ "$(jq -r 'map(.mem_id) | join(" ")' <<<"$output")" = "judgment-ledger:queue" ]
+  [ "$(json_eval '" ".join(i["mem_id"] for i in d)' <<<"$output")" = "judgment-ledger:queue" ]
   HARNESS_JUDGMENT_RANK=relevance run "$LEDGER" recall --project demo --question "Which job queue: Redis or Postgres?" --rank match
-  [ "$(jq length <<<"$output")" -eq 2 ] # match: "or" is inside "orders" and "for"
+  [ "$(json_eval 'len(d)' <<<"$output")" -eq 2 ] # match: "or" is inside "orders" and "for"
   HARNESS_JUDGMENT_RANK=bm25 run --separate-stderr "$LEDGER" search --project demo --query queue
-  [ "$status" -eq 1 ]
+  [ "$status" -eq 64 ]
   [ -z "$output" ]
   [ "$stderr" = "judgment-ledger: search: rank: HARNESS_JUDGMENT_RANK must be match or relevance, not 'bm25'" ]
   run --separate-stderr "$LEDGER" recall --project demo --question q --rank fuzzy
-  [ "$status" -eq 1 ]
+  [ "$status" -eq 64 ]
   [ "$stderr" = "judgment-ledger: recall: rank: must be match or relevance, not 'fuzzy'" ]
 }
 
