@@ -2,6 +2,7 @@
 
 Every test that needs a repository gets a fresh one under tmp_path; nothing is mocked.
 """
+import hashlib
 import os
 import shutil
 import subprocess
@@ -12,6 +13,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "scripts"
 FIXTURE_GOAL = ROOT / "tests" / "fixtures" / "goals" / "empty-input"
+
+GOAL = "docs/specs/empty-input"  # where the fixture goal is copied in every test repository
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.invalid",
@@ -39,6 +42,29 @@ def ha(*args, cwd, env=None, input=None, timeout=None):
     return run_script("ha", *args, cwd=cwd, env=env, input=input, timeout=timeout)
 
 
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def runs_lines(repo, goal=GOAL) -> list:
+    """The raw lines of the goal's run record, without their LF."""
+    return (Path(repo) / goal / "runs.jsonl").read_bytes().split(b"\n")[:-1]
+
+
+def start_key(repo, goal=GOAL) -> str:
+    """The history store key: sha256 of the raw start line."""
+    return sha(runs_lines(repo, goal)[0])
+
+
+def git_common_dir(repo) -> Path:
+    out = git(repo, "rev-parse", "--path-format=absolute", "--git-common-dir").stdout.strip()
+    return Path(out)
+
+
+def store_dir(repo, goal=GOAL) -> Path:
+    return git_common_dir(repo) / "ha" / "history" / start_key(repo, goal)
+
+
 @pytest.fixture
 def repo(tmp_path):
     """A fresh git repository with one commit (README.md) and a src/ file."""
@@ -55,9 +81,8 @@ def repo(tmp_path):
 
 @pytest.fixture
 def goal(repo):
-    """The fixture goal copied to docs/specs/empty-input and committed (not started)."""
-    dest = repo / "docs" / "specs" / "empty-input"
-    shutil.copytree(FIXTURE_GOAL, dest)
+    """The fixture goal copied to GOAL (docs/specs/empty-input) and committed (not started)."""
+    shutil.copytree(FIXTURE_GOAL, repo / GOAL)
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "goal")
-    return "docs/specs/empty-input"
+    return GOAL

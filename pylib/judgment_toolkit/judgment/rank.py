@@ -227,7 +227,11 @@ def _read_back(path, project, found):
     """The records with these (offset, id), read again from the ledger, in the given order."""
     if not found:
         return
-    with open(path, "rb") as f:
+    try:
+        f = open(path, "rb")
+    except FileNotFoundError:  # removed since the pass: its records are gone
+        return
+    with f:
         for offset, rec_id in found:
             f.seek(offset)
             try:

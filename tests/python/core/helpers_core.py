@@ -1,16 +1,9 @@
 """Helpers shared by the ha core tests (real repositories, real processes)."""
-import hashlib
 import json
 import shutil
 from pathlib import Path
 
-from conftest import FIXTURE_GOAL, git, ha
-
-GOAL = "docs/specs/empty-input"
-
-
-def sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+from conftest import FIXTURE_GOAL, GOAL, git, ha, sha  # noqa: F401
 
 
 def started(repo, goal=GOAL, quote="빈 입력을 고쳐 줘"):

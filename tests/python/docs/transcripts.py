@@ -50,9 +50,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
-SCRIPTS = ROOT / "scripts"
-FIXTURE_GOAL = ROOT / "tests" / "fixtures" / "goals" / "empty-input"
+from conftest import FIXTURE_GOAL, GOAL, ROOT, SCRIPTS
 
 _FENCE = re.compile(r"^(`{3,})\s*([\w-]*)\s*$")
 _DIRECTIVE = re.compile(r"^<!--\s*doc-test:\s*(run|skip|reset|file|path)\b\s*(.*?)\s*-->\s*$")
@@ -214,7 +212,7 @@ class Sandbox:
         self.sh("git init -q -b main && printf 'demo\\n' > README.md && mkdir src && "
                 "printf 'package count\\n' > src/count.go && git add -A && "
                 "git commit -qm initial")
-        shutil.copytree(FIXTURE_GOAL, self.repo / "docs" / "specs" / "empty-input")
+        shutil.copytree(FIXTURE_GOAL, self.repo / GOAL)
         (self.repo / "scripts").symlink_to(SCRIPTS)
         with open(self.repo / ".git" / "info" / "exclude", "a") as f:
             f.write("/scripts\n/.claude/\n/*.json\n")  # the tools, the ledger, example cards

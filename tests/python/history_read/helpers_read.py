@@ -1,18 +1,10 @@
 """Helpers for the read-side tests: real repositories, the real `ha`, and a writer of synthetic
 stores in the exact event line format of docs/internals.md (for shapes `add` cannot produce,
 such as events registered at a run head this worktree never had)."""
-import hashlib
 import json
 import os
-from pathlib import Path
 
-from conftest import git, ha
-
-GOAL = "docs/specs/empty-input"
-
-
-def sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+from conftest import GOAL, git, ha, runs_lines, sha, start_key, store_dir  # noqa: F401
 
 
 def ok(r):
@@ -61,19 +53,6 @@ def fails(repo, *args, goal=GOAL):
 
 def ids(items):
     return [i["id"] for i in items]
-
-
-def runs_lines(repo, goal=GOAL):
-    return (Path(repo) / goal / "runs.jsonl").read_bytes().split(b"\n")[:-1]
-
-
-def start_key(repo, goal=GOAL):
-    return sha(runs_lines(repo, goal)[0])
-
-
-def store_dir(repo, goal=GOAL):
-    common = git(repo, "rev-parse", "--path-format=absolute", "--git-common-dir").stdout.strip()
-    return Path(common) / "ha" / "history" / start_key(repo, goal)
 
 
 def context(repo, goal=GOAL, run_head=None, **over):

@@ -1,30 +1,13 @@
 """Helpers and fixtures for the history write side: a started goal (run seq 1 start, seq 2 check), and
 helpers that call the real `scripts/ha history <goal> add` and read the real store files."""
-import hashlib
 import json
 import subprocess
-from pathlib import Path
 
 import pytest
 
-from conftest import GIT_ENV, git, ha  # noqa: F401  (tests/python/conftest.py)
-
-GOAL = "docs/specs/empty-input"
+from conftest import (GIT_ENV, GOAL, git, git_common_dir, ha, start_key,  # noqa: F401
+                      store_dir)
 SAFETY_NET = 120  # seconds: a subprocess timeout against hangs, never an assertion on speed
-
-
-def git_common_dir(repo) -> Path:
-    out = git(repo, "rev-parse", "--path-format=absolute", "--git-common-dir").stdout.strip()
-    return Path(out)
-
-
-def start_key(repo, goal=GOAL) -> str:
-    line = (Path(repo) / goal / "runs.jsonl").read_bytes().split(b"\n", 1)[0]
-    return hashlib.sha256(line).hexdigest()
-
-
-def store_dir(repo, goal=GOAL) -> Path:
-    return git_common_dir(repo) / "ha" / "history" / start_key(repo, goal)
 
 
 def events(repo, goal=GOAL) -> list:

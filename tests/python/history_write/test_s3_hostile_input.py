@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from helpers_write import events, refused, snapshot, start_key, started, store_dir  # noqa: F401
+from helpers_write import events, refused, snapshot, start_key, started  # noqa: F401
 from conftest import ha
 
 from judgment_toolkit.ha.history import cursor
@@ -85,13 +85,17 @@ def test_depth_at_the_limit_is_accepted_and_one_more_is_not(started):
 
 # --- numbers beyond Python's int digit limit ---------------------------------------------------
 
-def test_a_huge_event_id_is_an_unknown_relation_like_any_id_past_the_last(started):
-    ordinary = add_doc(started, json.dumps(decision(builds_on=["D99999"])))
-    refused(ordinary, "invalid_relation", 65)
-    huge = add_doc(started, json.dumps(decision(builds_on=["D" + BIG])))
-    assert f"D{BIG} is not a stored event" in refused(huge, "invalid_relation", 65)
+def test_a_huge_event_id_is_invalid_input_like_any_malformed_id(started):
+    # an event id has at most 18 digits (like a run seq); past the last stored event but
+    # within them it is invalid_relation, longer it is malformed: never an internal error
+    refused(add_doc(started, json.dumps(decision(builds_on=["D99999"]))), "invalid_relation", 65)
+    ordinary = refused(add_doc(started, json.dumps(decision(builds_on=["D0"]))),
+                       "invalid_input", 64)
+    huge = refused(add_doc(started, json.dumps(decision(builds_on=["D" + BIG]))),
+                   "invalid_input", 64)
+    assert huge.replace("D" + BIG, "D0") == ordinary
     huge = add_doc(started, json.dumps(decision(supersedes=[{"id": "D" + BIG}])))
-    refused(huge, "invalid_relation", 65)
+    refused(huge, "invalid_input", 64)
     assert snapshot(started) is None
 
 
@@ -123,11 +127,11 @@ def test_a_huge_number_in_any_field_gets_that_fields_error(started, where):
     assert re.sub(r"-?[0-9]+", "N", huge) == re.sub(r"-?[0-9]+", "N", ordinary)
 
 
-def test_a_huge_event_id_in_show_is_unknown_like_any_other(started):
+def test_a_huge_event_id_in_show_is_invalid_input_like_any_malformed_id(started):
     assert add_doc(started, json.dumps(decision())).returncode == 0
     p = ha("history", "docs/specs/empty-input", "show", "D" + BIG, cwd=started,
            timeout=SAFETY_NET)
-    refused(p, "unknown_event", 65)
+    refused(p, "invalid_input", 64)
 
 
 # --- NUL in a commit reference's repository ----------------------------------------------------
@@ -200,3 +204,32 @@ def test_a_huge_head_seq_in_a_cursor_is_like_any_head_not_in_the_run_record(star
     body = body.replace(b"99999", b"9" * 2800)
     assert refused(since(started, forged(start_key(started), body)), "cursor_stale", 65) \
         == ordinary
+
+
+def test_depth_agrees_with_a_byte_by_byte_scanner_on_random_inputs():
+    import random
+
+    def reference(data: bytes) -> int:
+        level = deepest = 0
+        in_string = escaped = False
+        for c in data.decode("latin-1"):
+            if in_string:
+                if escaped:
+                    escaped = False
+                elif c == "\\":
+                    escaped = True
+                elif c == '"':
+                    in_string = False
+            elif c == '"':
+                in_string = True
+            elif c in "[{":
+                level += 1
+                deepest = max(deepest, level)
+            elif c in "]}":
+                level -= 1
+        return deepest
+
+    rng = random.Random(11)
+    for _ in range(5000):
+        data = "".join(rng.choice('[]{}"\\a ') for _ in range(rng.randrange(40))).encode()
+        assert depth(data) == reference(data), data

@@ -5,15 +5,17 @@
 import http.server
 import json
 import os
+import socket
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
-SCRIPTS = ROOT / "scripts"
+from conftest import ROOT, SCRIPTS  # noqa: F401 (the one definition, tests/python/conftest.py)
+
 LEDGER_SH = SCRIPTS / "judgment-ledger.sh"
 CARD_SH = SCRIPTS / "judgment-card.sh"
 PYLIB = ROOT / "pylib"
@@ -138,6 +140,60 @@ class CaptureServer:
     def __exit__(self, *exc):
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+class RawServer:
+    """A real TCP server on 127.0.0.1 for one connection, driven by `serve(conn)` in a thread;
+    records the events the timeout tests assert on: the request arrived, the client closed the
+    connection (and after how long, measured by the server)."""
+
+    def __init__(self, serve):
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(1)
+        self.port = self.sock.getsockname()[1]
+        self.serve = serve
+        self.stop = threading.Event()
+        self.got_request = threading.Event()
+        self.client_closed = threading.Event()
+        self.open_for = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self):
+        try:
+            conn, _ = self.sock.accept()
+        except OSError:
+            return
+        began = time.monotonic()
+        with conn:
+            if conn.recv(65536):
+                self.got_request.set()
+            try:
+                self.serve(self, conn)
+            except OSError:  # the client went away while we were writing
+                pass
+            if not self.stop.is_set():
+                self.client_closed.set()
+                self.open_for = time.monotonic() - began
+
+    def wait_for_close(self, conn):
+        """Block until the client closes (recv returns b"") or the test ends."""
+        conn.settimeout(0.2)
+        while not self.stop.is_set():
+            try:
+                if conn.recv(65536) == b"":
+                    return
+            except socket.timeout:
+                continue
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.sock.close()
+        self.thread.join(5)
 
 
 def closed_port():

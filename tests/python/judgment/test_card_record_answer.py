@@ -1,14 +1,11 @@
 """judgment-card.sh record-answer: harness-mem checkpoint (real local HTTP server), then the
 ledger append through judgment-ledger.sh append; both fail-open, exit 0."""
 import json
-import socket
-import threading
-import time
 
 import pytest
 
-from ledger_helpers import (CARD, CARD_SH, CaptureServer, card, closed_port, hermetic_env,
-                            records, run, write_card)
+from ledger_helpers import (CARD, CARD_SH, CaptureServer, RawServer, card, closed_port,
+                            hermetic_env, records, run, write_card)
 
 from judgment_toolkit.judgment import mem
 
@@ -85,60 +82,6 @@ def test_unreachable_is_skipped_and_still_appends(tmp_path, card_path):
     r = card(*args(card_path), env=mem_env(tmp_path, closed_port()))
     assert (r.returncode, r.stdout, r.stderr) == (0, "", "judgment-card: record skipped (unreachable)\n")
     assert_appended(tmp_path, card_path)
-
-
-class RawServer:
-    """A real TCP server on 127.0.0.1 for one connection, driven by `serve(conn)` in a thread;
-    records the events the timeout tests assert on: the request arrived, the client closed the
-    connection (and after how long, measured by the server)."""
-
-    def __init__(self, serve):
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(1)
-        self.port = self.sock.getsockname()[1]
-        self.serve = serve
-        self.stop = threading.Event()
-        self.got_request = threading.Event()
-        self.client_closed = threading.Event()
-        self.open_for = None
-        self.thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self):
-        try:
-            conn, _ = self.sock.accept()
-        except OSError:
-            return
-        began = time.monotonic()
-        with conn:
-            if conn.recv(65536):
-                self.got_request.set()
-            try:
-                self.serve(self, conn)
-            except OSError:  # the client went away while we were writing
-                pass
-            if not self.stop.is_set():
-                self.client_closed.set()
-                self.open_for = time.monotonic() - began
-
-    def wait_for_close(self, conn):
-        """Block until the client closes (recv returns b"") or the test ends."""
-        conn.settimeout(0.2)
-        while not self.stop.is_set():
-            try:
-                if conn.recv(65536) == b"":
-                    return
-            except socket.timeout:
-                continue
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.stop.set()
-        self.sock.close()
-        self.thread.join(5)
 
 
 def test_a_silent_server_times_out_after_1_s(tmp_path, card_path):

@@ -98,6 +98,7 @@ class Selector:
 
     seq: int | None = None
     request_id: str | None = None
+    shown: str = ""  # the id as given (a huge D-number is capped in seq, never in messages)
 
     @property
     def text(self) -> str:

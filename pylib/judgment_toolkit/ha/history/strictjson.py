@@ -13,13 +13,20 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import accumulate
 
 from .errors import invalid_input, limit_exceeded
 from .model import INPUT_DEPTH_MAX, INPUT_MAX, json_int
 
-# One token per match, left to right: a string (its closing quote optional, so a match never
-# fails and is never retried from a later quote), or a bracket.
-_TOKENS = re.compile(rb'"(?:[^"\\]+|\\.)*"?|[\[\]{}]', re.S)
+# A string token, its closing quote optional: a match never fails, so it is never retried from a
+# later quote and `sub` is one pass (an unterminated string just runs to the end).
+_STRINGS = re.compile(rb'"(?:[^"\\]+|\\.)*"?', re.S)
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_DELTA = [0] * 256  # byte -> change of nesting level
+for _b in b"[{":
+    _DELTA[_b] = 1
+for _b in b"]}":
+    _DELTA[_b] = -1
 
 
 class DupDict(dict):
@@ -54,16 +61,10 @@ def _no_constant(name):
 
 
 def depth(data: bytes) -> int:
-    """Deepest nesting of arrays/objects, counted without recursion (strings skipped)."""
-    level = deepest = 0
-    for m in _TOKENS.finditer(data):
-        c = m.group()[:1]
-        if c in b"[{":
-            level += 1
-            deepest = max(deepest, level)
-        elif c != b'"':
-            level -= 1
-    return deepest
+    """Deepest nesting of arrays/objects, strings skipped: one regex pass, one translate and a
+    running sum, all at C speed (no recursion, no per-byte Python loop)."""
+    brackets = _STRINGS.sub(b"", data).translate(None, _NOT_BRACKETS)
+    return max(0, max(accumulate(map(_DELTA.__getitem__, brackets)), default=0))
 
 
 def _check_strings(obj):

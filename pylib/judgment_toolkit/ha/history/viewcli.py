@@ -63,7 +63,7 @@ class Args:
                                         "not both")
                 self.selector = factsmod.Selector(request_id=check_request_id(request_id))
             elif len(positional) == 1:
-                self.selector = factsmod.Selector(seq=event_seq(positional[0]))
+                self.selector = factsmod.Selector(seq=event_seq(positional[0]), shown=positional[0])
             else:
                 raise invalid_input("history show: needs one event id (D1, D2, ...) or "
                                     "--request-id ID")

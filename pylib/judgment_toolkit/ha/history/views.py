@@ -68,7 +68,7 @@ def show(inp: Input, compare) -> dict:
     seq = f.selected
     if seq is None:
         sel = inp.selector
-        what = f"event D{sel.seq}" if sel.request_id is None else f"request id {sel.request_id!r}"
+        what = f"event {sel.shown or f'D{sel.seq}'}" if sel.request_id is None else f"request id {sel.request_id!r}"
         held = f"it holds D1..D{f.end}" if f.end else "it holds no events"
         raise HistoryError("unknown_event", f"{what} is not in this history ({held})")
     ev = _read(inp, seq)
