@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # judgment-card.sh: judgment-card.v1 decision cards (should-issue | validate | record-answer |
-# recall); the same command as the installed console script `judgment-card`
+# recall | render); the same command as the installed console script `judgment-card`
 # (judgment_toolkit.judgment.cli.card_main). record-answer appends to the ledger in-process.
 #
 # Bash only finds the interpreter; every rule, message and exit code lives in Python.

@@ -41,9 +41,16 @@ install_bats() {
   fi
 }
 
+# Chromium (Debian's package) and a pinned Mermaid for the rendering tests; after install_bats,
+# whose `npm ci` would remove Mermaid's folder under node_modules.
+install_browser() {
+  bash scripts/setup-browser.sh
+}
+
 install_test_tools() {
   install_python_test_tools
   install_bats
+  install_browser
 }
 
 case "${1:-}" in

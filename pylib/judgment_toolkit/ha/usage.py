@@ -43,9 +43,16 @@ HISTORY_CODES = {
     "ha history current|list|show": ("invalid_input", "limit_exceeded", "not_started", "history_corrupt",
                         "unknown_event", "cursor_invalid", "cursor_stale", "cursor_mismatch",
                         "history_unsupported", "history_unreadable"),
+    "ha history graph": ("invalid_input", "not_started", "history_corrupt", "cursor_invalid",
+                         "cursor_stale", "cursor_mismatch", "history_unsupported",
+                         "history_unreadable"),
+    "ha history verify": ("invalid_input", "not_started", "history_corrupt",
+                          "history_unsupported", "history_unreadable"),
 }
 HISTORY_OK = {"ha history add": "stored, or replayed (the same request id and decision)",
-              "ha history current|list|show": "the view printed (`history: absent` when there is no store)"}
+              "ha history current|list|show": "the view printed (`history: absent` when there is no store)",
+              "ha history graph": "the Mermaid source printed (`history: absent` when there is no store)",
+              "ha history verify": "the whole chain is intact (or there is no store)"}
 
 
 def table(command: str) -> list[tuple[int, str]]:
@@ -103,8 +110,27 @@ usage: ha history <goal> add --kind <kind> --summary <text> [options]   (add --h
                          [--since CURSOR] [--page CURSOR] [--limit N] [--format md|json]
        ha history <goal> show <Dn> | show --request-id ID [--page CURSOR] [--limit N]
                          [--format md|json]
+       ha history <goal> graph [--target ID]... [--keyword WORD]... [--since CURSOR]
+                         [--format mermaid|md]
+       ha history <goal> verify [--json]
 The decision history of a started goal (decision-history/v1): `add` registers one event and
-prints its receipt; current (the default), list and show read it and never change a file.
+prints its receipt; current (the default), list, show, graph and verify read it and never
+change a file.
+"""
+
+GRAPH = """\
+usage: ha history <goal> graph [--target ID]... [--keyword WORD]... [--since CURSOR]
+                         [--format mermaid|md]
+The events of `list` (same filters) as Mermaid flowchart source: one node per event (id,
+kind, status, short summary; superseded ones dashed), builds_on edges solid, supersedes
+edges dotted. --format md wraps it in a ```mermaid fence. See docs/history-graph.md
+"""
+
+VERIFY = """\
+usage: ha history <goal> verify [--json]
+Verify the whole stored chain from scratch (every line parsed and checked; nothing `last`
+vouches for is trusted). Intact: the number of events. Damaged: the error naming the first
+bad line. --json prints {"ok", "events", "first_bad_line", "error"}. Read-only.
 """
 
 ADD = """\
@@ -140,4 +166,8 @@ def text(command: str) -> str:
         return ADD + table_text("ha history add")
     if command in ("ha history current", "ha history list", "ha history show"):
         return VIEW + table_text("ha history current|list|show")
+    if command == "ha history graph":
+        return GRAPH + table_text(command)
+    if command == "ha history verify":
+        return VERIFY + table_text(command)
     return SYNOPSIS[command] + table_text(command)

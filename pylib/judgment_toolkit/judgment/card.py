@@ -23,6 +23,11 @@ def load(path):
             raw = f.read()
     except OSError as e:
         raise CardError([f"cannot read {path}: {e.strerror or e}"]) from None
+    return parse(raw, path)
+
+
+def parse(raw, path):
+    """The card parsed from bytes read from `path` (named in errors); CardError if not JSON."""
     try:
         return json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
     except UnicodeDecodeError as e:
@@ -41,8 +46,9 @@ def violations(card):
     return [f"{e.json_path}: {e.message}" for e in schema.errors(schema.CARD, card)]
 
 
-def load_valid(path):
-    card = load(path)
+def load_valid(path, raw=None):
+    """The valid card from `path` (or from `raw`, bytes read from what `path` names)."""
+    card = load(path) if raw is None else parse(raw, path)
     problems = violations(card)
     if problems:
         raise CardError([f"{path} is not a valid judgment-card.v1:"] + ["  " + p for p in problems])

@@ -157,6 +157,68 @@ def ledger_recall(argv):
     return exits.OK
 
 
+def ledger_prime(argv):
+    """Fail-open: a usage error is 64; anything else prints at most one warning, exit 0."""
+    from . import prime
+    try:
+        _, values = parse(argv, ("project", "limit"))
+        require(values, "project")
+        raw = values.get("limit", str(prime.DEFAULT_LIMIT))
+        limit = whole_number(raw)
+        if not limit or limit > prime.MAX_LIMIT:
+            raise UsageError("limit", f"must be a whole number from 1 to {prime.MAX_LIMIT}, "
+                                      f"not {raw!r}")
+    except UsageError as e:
+        _err(LEDGER, f"prime: {e}")
+        return exits.USAGE
+    try:
+        from . import ledger
+        text = prime.markdown(values["project"], prime.recent(ledger.default_path(),
+                                                              values["project"], limit))
+    except prime.Unreadable as e:
+        _err(LEDGER, f"prime: skipped ({e})")
+        return exits.OK
+    except Exception as e:  # never keep a session from starting
+        _err(LEDGER, f"prime: skipped (unexpected {type(e).__name__}: {e})")
+        return exits.OK
+    if text:
+        output.write(text)
+    return exits.OK
+
+
+def ledger_verify(argv):
+    try:
+        _, values = parse(argv, (), switches=("json",))
+    except UsageError as e:
+        _err(LEDGER, f"verify: {e}")
+        return exits.USAGE
+    if not _deps_ok(LEDGER, "verify"):
+        return exits.NO_DEPS
+    from . import ledger, verify
+    path = ledger.default_path()
+    try:
+        report = verify.verify(path)
+    except verify.Unreadable as e:
+        if values.get("json"):
+            output.print_json({"ok": False, "records": 0, "bad": [], "error": str(e)})
+        _err(LEDGER, f"verify: {e}")
+        return exits.UNREADABLE
+    if values.get("json"):
+        output.print_json(report.as_json())
+    else:
+        output.write("".join(f"line {n}: {reason}\n" for n, reason in report.bad))
+        if report.ok:
+            output.write(f"ok: {_count(report.records, 'record')} in {path}\n")
+        else:
+            _err(LEDGER, f"verify: {_count(report.records, 'valid record')}, "
+                         f"{_count(len(report.bad), 'bad line')} in {path}")
+    return exits.OK if report.ok else exits.BAD_LINES
+
+
+def _count(n, noun):
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 # --- judgment-card -------------------------------------------------------------------------------
 
 def card_should_issue(argv):
@@ -251,14 +313,41 @@ def card_recall(argv):
     return exits.OK
 
 
+def card_render(argv):
+    try:
+        pos, values = parse(argv, ("format",), positionals=1)
+        if not pos:
+            raise UsageError(None, "missing CARD (a judgment-card.v1 JSON file, or - for stdin)")
+        fmt = values.get("format", "md")
+        if fmt not in ("md", "html"):
+            raise UsageError("format", f"must be md or html, not {fmt!r}")
+    except UsageError as e:
+        _err(CARD, f"render: {e}")
+        return exits.USAGE
+    if not _deps_ok(CARD, "render"):
+        return exits.NO_DEPS
+    from . import card, render
+    path = pos[0]
+    try:
+        doc = card.load_valid("stdin", sys.stdin.buffer.read()) if path == "-" \
+            else card.load_valid(path)
+    except card.CardError as e:
+        _print_card_error(e)
+        return exits.INVALID
+    output.write(render.render(doc, fmt))
+    return exits.OK
+
+
 def _print_card_error(error):
     for i, line in enumerate(error.lines):
         print(f"judgment-card: {line}" if i == 0 else line, file=sys.stderr)
 
 
-LEDGER_COMMANDS = {"append": ledger_append, "search": ledger_search, "recall": ledger_recall}
+LEDGER_COMMANDS = {"append": ledger_append, "search": ledger_search, "recall": ledger_recall,
+                   "prime": ledger_prime, "verify": ledger_verify}
 CARD_COMMANDS = {"should-issue": card_should_issue, "validate": card_validate,
-                 "record-answer": card_record_answer, "recall": card_recall}
+                 "record-answer": card_record_answer, "recall": card_recall,
+                 "render": card_render}
 
 if __name__ == "__main__":
     sys.exit(main())

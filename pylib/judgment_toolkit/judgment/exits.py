@@ -13,6 +13,7 @@ NO_CARD = 1        # should-issue: the reason does not call for a card
 INVALID = 1        # validate / record-answer / card recall: the card cannot be used
 UNREADABLE = 1     # search / recall: the ledger cannot be read
 HARD_STOP = 2      # should-issue: a floor category
+BAD_LINES = 1      # verify: a line of the ledger is not a valid v1 record (or it cannot be read)
 USAGE = 64         # unknown subcommand or flag, missing or bad argument
 NO_DEPS = 1        # the interpreter lacks jsonschema or python-ulid (the install hint is printed)
 INTERNAL = 70      # a broken installation (a packaged schema missing) or a bug
@@ -40,6 +41,18 @@ TABLES = {
         (OK, "a JSON array, possibly empty"),
         (UNREADABLE, "the ledger cannot be read (a folder, a FIFO, a device, no permission); "
                       "missing Python dependencies"),
+        (USAGE, "usage error"),
+        (INTERNAL, "broken installation, internal error"),
+    ],
+    "judgment-ledger prime": [
+        (OK, "the digest, nothing (no ledger, no decision of the project), or skipped: the "
+             "ledger cannot be read, or an unexpected error (one `prime: skipped (...)` line)"),
+        (USAGE, "usage error (no `--project`, `--limit` not 1-50, unknown flag)"),
+    ],
+    "judgment-ledger verify": [
+        (OK, "every line is a valid judgment-ledger.v1 record (a missing ledger: 0 records)"),
+        (BAD_LINES, "a bad line (each named), or the ledger cannot be read; missing Python "
+                    "dependencies"),
         (USAGE, "usage error"),
         (INTERNAL, "broken installation, internal error"),
     ],
@@ -71,6 +84,12 @@ TABLES = {
         (OK, "the card printed with `similar_past_decisions`"),
         (INVALID, "invalid card, or the ledger cannot be read; missing Python dependencies"),
         (USAGE, "usage error"),
+        (INTERNAL, "broken installation, internal error"),
+    ],
+    "judgment-card render": [
+        (OK, "the card as Markdown or HTML"),
+        (INVALID, "invalid, unreadable or not JSON; missing Python dependencies"),
+        (USAGE, "usage error (no CARD, `--format` not md or html, unknown flag)"),
         (INTERNAL, "broken installation, internal error"),
     ],
 }

@@ -32,15 +32,13 @@ id), because the idf and the average length, hence every score, are known only w
 ends. The best `limit` entries are then chosen and only their lines are read again, by offset
 (the ledger is append-only, so an offset keeps its line; a line that no longer holds the same
 record, in a file rewritten meanwhile, is left out). Memory is bounded by the asking project's
-matching records, and other projects' lines are never parsed. A ledger that is not a regular
-file (a FIFO) cannot be read twice: there the matching records themselves are kept.
+matching records, and other projects' lines are never parsed. Both reads go through
+ledger.open_read, so a ledger that is not a regular file is refused as in the match mode.
 """
 import heapq
 import json
 import math
-import os
 import re
-import stat
 import unicodedata
 
 import snowballstemmer
@@ -144,15 +142,14 @@ def _fields(rec):
 class Scorer:
     """Accumulates the corpus statistics and the matching records of one pass."""
 
-    def __init__(self, query_terms, keep_records=False):
-        self.keep_records = keep_records
+    def __init__(self, query_terms):
         self.terms = query_terms
         self.index = {}  # folded word -> position of its term in query_terms, or -1
         self.needles = [n for t in query_terms for n in needles(t)]
         self.count = 0  # N
         self.total_length = 0.0
         self.df = [0] * len(query_terms)
-        self.hits = []  # (term counts, length, offset, decided_at, id or the record)
+        self.hits = []  # (term counts, length, offset, decided_at, id)
 
     def add(self, offset, rec):
         fields = _fields(rec)
@@ -179,8 +176,7 @@ class Scorer:
             for i, c in enumerate(counts):
                 if c:
                     self.df[i] += 1
-            self.hits.append((tuple(counts), length, offset, rec["decided_at"],
-                              rec if self.keep_records else rec["id"]))
+            self.hits.append((tuple(counts), length, offset, rec["decided_at"], rec["id"]))
 
     def _position(self, word):
         t = term(word)
@@ -189,47 +185,36 @@ class Scorer:
         return i
 
     def best(self, limit):
-        """[(offset, id or record)] of the best `limit` matching records, best first."""
+        """[(offset, id)] of the best `limit` matching records, best first."""
         if not self.hits:
             return []
         n = self.count
         idf = [math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in self.df]
         average = self.total_length / n or 1.0
         keys = []
-        for counts, length, offset, decided_at, kept in self.hits:
+        for counts, length, offset, decided_at, rec_id in self.hits:
             norm = K1 * (1 - B + B * length / average)
             score = sum(idf[i] * c * (K1 + 1) / (c + norm) for i, c in enumerate(counts) if c)
-            # the offset makes every key unique, so what is kept is never compared
-            keys.append(((round(score, SCORE_DIGITS), search.time_key(decided_at), offset), kept))
-        return [(key[2], kept) for key, kept in heapq.nlargest(limit, keys, key=lambda e: e[0])]
+            keys.append((round(score, SCORE_DIGITS), search.time_key(decided_at), offset, rec_id))
+        # the offset makes every key unique, so ids are never compared
+        return [(key[2], key[3]) for key in heapq.nlargest(limit, keys)]
 
 
 def search_records(path, project, query, limit):
     """Up to `limit` records of `project` for `query`, best first (see the module docstring)."""
     query_terms = terms(query)  # none (only stopwords): the pass still reads, and finds nothing
-    scorer = Scorer(query_terms, keep_records=not _rereadable(path))
+    scorer = Scorer(query_terms)
     for offset, rec in ledger.records(path, project):
         scorer.add(offset, rec)
-    best = scorer.best(limit)
-    if scorer.keep_records:
-        return [rec for _, rec in best]
-    return list(_read_back(path, project, best))
-
-
-def _rereadable(path):
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:  # missing (no records) or unreadable (ledger.records raises): nothing to keep
-        return True
+    return list(_read_back(path, project, scorer.best(limit)))
 
 
 def _read_back(path, project, found):
     """The records with these (offset, id), read again from the ledger, in the given order."""
     if not found:
         return
-    try:
-        f = open(path, "rb")
-    except FileNotFoundError:  # removed since the pass: its records are gone
+    f = ledger.open_read(path)
+    if f is None:  # removed since the pass: its records are gone
         return
     with f:
         for offset, rec_id in found:

@@ -26,6 +26,18 @@ usage: judgment-ledger recall --project P --question TEXT [--rank match|relevanc
 Print the project's past decisions similar to the question as one JSON array of
 judgment-card.v1 similar_past_decisions items (at most 3), ranked as search ranks.
 """,
+    "judgment-ledger prime": """\
+usage: judgment-ledger prime --project P [--limit N]
+Print the project's N most recent decisions (default 5, at most 50), newest first, as
+short Markdown for a session's start. Fail-open: no ledger or no decision prints nothing;
+a ledger that cannot be read is one `prime: skipped (...)` line on stderr; exit 0.
+""",
+    "judgment-ledger verify": """\
+usage: judgment-ledger verify [--json]
+Read the whole ledger and check every line is a valid judgment-ledger.v1 record (strict
+JSON, the schema, LF-terminated, an id used once). Names each bad line and why; --json
+prints {"ok", "records", "bad": [{"line", "reason"}]}. Read-only.
+""",
     "judgment-card should-issue": """\
 usage: judgment-card should-issue --reason R [--floor-category C]
 Say whether a decision card is due: ISSUE_CARD for dod-ambiguous, scope-exceeded or
@@ -46,23 +58,31 @@ append (both fail-open). --json prints {"ledger": <the stored record or null>,
 usage: judgment-card recall CARD --project P [--rank match|relevance]
 Print the card (pretty JSON) with similar_past_decisions filled from the ledger.
 """,
+    "judgment-card render": """\
+usage: judgment-card render CARD|- [--format md|html]
+Show a valid card to a person: Markdown (default), or one static HTML page (no script,
+no URL, every card text escaped) that fits 1280x800. - reads the card from stdin.
+""",
 }
 
 TOP = {
     "judgment-ledger": """\
-usage: judgment-ledger append|search|recall ARGS...   (judgment-ledger SUBCOMMAND --help)
+usage: judgment-ledger append|search|recall|prime|verify ARGS...  (judgment-ledger SUBCOMMAND --help)
   judgment-ledger append --project P --question Q --answer A --card-ref REF
                          [--rationale TEXT] [--tags t1,t2] [--id ID] [--json]
   judgment-ledger search --project P --query TEXT [--limit N] [--rank match|relevance]
   judgment-ledger recall --project P --question TEXT [--rank match|relevance]
+  judgment-ledger prime --project P [--limit N]
+  judgment-ledger verify [--json]
 """,
     "judgment-card": """\
-usage: judgment-card should-issue|validate|record-answer|recall ARGS...
+usage: judgment-card should-issue|validate|record-answer|recall|render ARGS...
                                                       (judgment-card SUBCOMMAND --help)
   judgment-card should-issue --reason R [--floor-category C]
   judgment-card validate CARD
   judgment-card record-answer CARD --answer OPTION_ID --why TEXT --project P --session S [--json]
   judgment-card recall CARD --project P [--rank match|relevance]
+  judgment-card render CARD|- [--format md|html]
 """,
 }
 

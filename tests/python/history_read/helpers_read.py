@@ -32,6 +32,20 @@ def note(repo, summary, *args, kind="관측", goal=GOAL):
     return add(repo, "--kind", kind, "--summary", summary, *args, goal=goal)["id"]
 
 
+def seed_example(repo):
+    """The seed §11 example on a started goal: D1..D4; returns the receipts."""
+    return [
+        add(repo, "--kind", "원인", "--status", "가설", "--summary", "첫 항목이 항상 있다고 가정했다",
+            "--target", "AC-1", "--ref", "run:2", "--request-id", "cause-1"),
+        add(repo, "--kind", "관측", "--summary", "빈 파일에서 오류가 재현된다", "--target", "AC-1",
+            "--checked-ref", "file:src/count.go"),
+        add(repo, "--kind", "결정", "--summary", "빈 입력이면 0을 반환한다", "--target", "T001",
+            "--builds-on", "D1", "--builds-on", "D2"),
+        add(repo, "--kind", "원인", "--status", "기각", "--summary",
+            "첫 항목 가정이 아니라 입력 버퍼 경계가 원인이다", "--target", "AC-1", "--supersedes", "D1"),
+    ]
+
+
 def view(repo, *args, goal=GOAL):
     """A view as JSON (decision-history-view/v1)."""
     r = ok(ha("history", goal, *args, "--format", "json", cwd=repo))

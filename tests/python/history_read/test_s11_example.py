@@ -1,7 +1,7 @@
 """Seed §11, the synthetic example, run for real: the current list and show D3 lines it gives."""
 import pytest
 
-from helpers_read import add, ids, md, start, view
+from helpers_read import add, ids, md, seed_example, start, view
 
 CURRENT_LINES = [
     "- D2 · 관측 · AC-1 · 빈 파일에서 오류가 재현된다",
@@ -18,16 +18,7 @@ SHOW_D3_LINES = [
 @pytest.fixture
 def example(repo, goal):
     start(repo)
-    receipts = [
-        add(repo, "--kind", "원인", "--status", "가설", "--summary", "첫 항목이 항상 있다고 가정했다",
-            "--target", "AC-1", "--ref", "run:2", "--request-id", "cause-1"),
-        add(repo, "--kind", "관측", "--summary", "빈 파일에서 오류가 재현된다", "--target", "AC-1",
-            "--checked-ref", "file:src/count.go"),
-        add(repo, "--kind", "결정", "--summary", "빈 입력이면 0을 반환한다", "--target", "T001",
-            "--builds-on", "D1", "--builds-on", "D2"),
-        add(repo, "--kind", "원인", "--status", "기각", "--summary",
-            "첫 항목 가정이 아니라 입력 버퍼 경계가 원인이다", "--target", "AC-1", "--supersedes", "D1"),
-    ]
+    receipts = seed_example(repo)
     assert [r["id"] for r in receipts] == ["D1", "D2", "D3", "D4"]
     return repo
 

@@ -5,21 +5,14 @@ import shutil
 import pytest
 
 from conftest import FIXTURE_GOAL, git, ha
-from helpers_read import (GOAL, add, context, fails, ids, md, note, ok, runs_lines, sha, start,
-                          view, write_store)
+from helpers_read import (GOAL, add, context, fails, ids, md, note, ok, runs_lines, seed_example,
+                          sha, start, view, write_store)
 
 
 @pytest.fixture
 def example(repo, goal):
     start(repo)
-    add(repo, "--kind", "원인", "--status", "가설", "--summary", "첫 항목이 항상 있다고 가정했다",
-        "--target", "AC-1", "--ref", "run:2", "--request-id", "cause-1")
-    add(repo, "--kind", "관측", "--summary", "빈 파일에서 오류가 재현된다", "--target", "AC-1",
-        "--checked-ref", "file:src/count.go")
-    add(repo, "--kind", "결정", "--summary", "빈 입력이면 0을 반환한다", "--target", "T001",
-        "--builds-on", "D1", "--builds-on", "D2")
-    add(repo, "--kind", "원인", "--status", "기각", "--summary",
-        "첫 항목 가정이 아니라 입력 버퍼 경계가 원인이다", "--target", "AC-1", "--supersedes", "D1")
+    seed_example(repo)
     return repo
 
 

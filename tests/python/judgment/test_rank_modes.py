@@ -8,7 +8,7 @@ import pytest
 
 from ledger_helpers import ROOT, card, hermetic_env, ledger, nodeps_python, rec, write_card, write_records  # noqa: F401
 
-from judgment_toolkit.judgment import search
+from judgment_toolkit.judgment import exits, search
 from judgment_toolkit.judgment.args import UsageError
 
 EVAL_LEDGER = ROOT / "bench" / "eval" / "ledger.jsonl"
@@ -84,7 +84,7 @@ def test_a_bad_rank_is_a_usage_error(eval_env, command, argv, env_value, message
     env = dict(eval_env, **({"HARNESS_JUDGMENT_RANK": env_value} if env_value else {}))
     text = "--query" if command == "search" else "--question"
     r = ledger(command, "--project", "storefront", text, "cache", *argv, env=env)
-    assert (r.returncode, r.stdout, r.stderr) == (64, "", f"judgment-ledger: {command}: {message}\n")
+    assert (r.returncode, r.stdout, r.stderr) == (exits.USAGE, "", f"judgment-ledger: {command}: {message}\n")
 
 
 def test_card_recall_takes_the_rank_flag_and_the_environment(tmp_path):
@@ -107,7 +107,7 @@ def test_card_recall_takes_the_rank_flag_and_the_environment(tmp_path):
                         env=dict(env, HARNESS_JUDGMENT_RANK="relevance"))) == ["id-2"]
     r = card("recall", path, "--project", "demo", "--rank", "nope", env=env)
     assert (r.returncode, r.stdout, r.stderr) == (
-        64, "", "judgment-card: recall: rank: must be match or relevance, not 'nope'\n")
+        exits.USAGE, "", "judgment-card: recall: rank: must be match or relevance, not 'nope'\n")
 
 
 def test_relevance_names_the_stemmer_when_dependencies_are_missing(tmp_path, nodeps_python):

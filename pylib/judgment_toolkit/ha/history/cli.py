@@ -9,7 +9,7 @@ from .errors import invalid_input
 
 USAGE = ("usage: ha history <goal> add --kind <kind> --summary <text> [options] | "
          "ha history <goal> add --input <file|-> [--request-id <id>] | "
-         "ha history <goal> [current|list|show] ...")
+         "ha history <goal> [current|list|show|graph] ... | ha history <goal> verify [--json]")
 
 
 def main(argv: list[str]) -> int:
@@ -23,6 +23,9 @@ def main(argv: list[str]) -> int:
     if rest and rest[0] == "add":
         from . import addcli
         return addcli.main(goal_arg, rest[1:])
+    if rest and rest[0] == "verify":
+        from . import chaincheck
+        return chaincheck.main(goal_arg, rest[1:])
     try:
         from . import viewcli
     except ImportError:

@@ -16,13 +16,29 @@ from judgment_toolkit.ha.history.render import render
 def view(goal_arg: str, args, cwd: str | None = None) -> str:
     """The rendered view (the whole output) for `ha history <goal_arg>` with parsed `args`
     (viewcli.Args)."""
+    inp, toplevel = view_input(goal_arg, args, cwd)
+    if isinstance(inp, dict):  # no store: the absent document
+        return render(inp, args.format)
+    if args.view == "show":
+        model = views.show(inp, Comparer(toplevel, inp.basis).state)
+    elif args.view == "list":
+        model = views.listing(inp)
+    else:
+        model = views.current(inp)
+    return render(model, args.format)
+
+
+def view_input(goal_arg: str, args, cwd: str | None = None):
+    """(views.Input of one call: verified facts of the whole range, cursors checked; the
+    repository's top level), or (the `absent` model, None) when the goal has no store yet.
+    `graph` builds on this too."""
     query = factsmod.Query.of(args.targets, args.keywords)
     ctx = open_history(goal_arg, for_write=False, cwd=cwd)
     key = ctx.store.key
     page = cursor.read_page(key, args.page) if args.page else None
     since = cursor.read_boundary(key, args.since) if args.since else None
     if not ctx.store.exists():
-        return render(views.absent(args.view, ctx.goal.path), args.format)
+        return views.absent(args.view, ctx.goal.path), None
 
     basis = _basis(ctx.chain, args, query, page, since)
     want = (since.end,) if since is not None and since.end else ()
@@ -44,13 +60,7 @@ def view(goal_arg: str, args, cwd: str | None = None) -> str:
                       pos=page.pos if page is not None else (
                           (0,) if args.view == "show" else (0, 0, 0)),
                       limit=args.limit, selector=args.selector)
-    if args.view == "show":
-        model = views.show(inp, Comparer(ctx.repo.toplevel, basis).state)
-    elif args.view == "list":
-        model = views.listing(inp)
-    else:
-        model = views.current(inp)
-    return render(model, args.format)
+    return inp, ctx.repo.toplevel
 
 
 def _basis(chain, args, query, page, since) -> Basis:

@@ -1,0 +1,63 @@
+"""`judgment-ledger prime`: a short Markdown digest of a project's most recent decisions, made to
+be injected into an agent's session at its start (a Claude Code SessionStart hook).
+
+Fail-open like append: no ledger or no decision prints nothing; a ledger that cannot be read
+(permissions, a folder, a FIFO, an I/O error) is one warning and no digest, never an error, so
+a session always starts. The ledger is opened without blocking and must be a regular file: a
+FIFO in its place is not waited on.
+"""
+import heapq
+import re
+
+from . import ledger
+from .search import time_key
+
+DEFAULT_LIMIT = 5
+MAX_LIMIT = 50
+FIELD_MAX = 160  # characters of a question or an answer; longer ones are cut with "…"
+_SPACE = re.compile(r"[\s\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+
+
+class Unreadable(Exception):
+    """The ledger exists but cannot be read; the message says why."""
+
+
+def recent(path, project, limit=DEFAULT_LIMIT):
+    """The project's `limit` most recent records, newest first (decided_at, then the later
+    line). Memory is the heap of `limit` records plus the reader's chunk."""
+    top = []
+    for offset, rec in _records(path, project):
+        entry = ((time_key(rec["decided_at"]), offset), rec)
+        if len(top) < limit:
+            heapq.heappush(top, entry)
+        elif entry[0] > top[0][0]:
+            heapq.heapreplace(top, entry)
+    return [rec for _, rec in sorted(top, key=lambda e: e[0], reverse=True)]
+
+
+def _records(path, project):
+    """The project's records; Unreadable when the ledger exists but cannot be read."""
+    try:
+        yield from ledger.records(path, project)
+    except OSError as e:  # NotRegular included: a FIFO, a device or a folder is not waited on
+        raise Unreadable(f"cannot read {path}: {e.strerror or e}") from None
+
+
+def one_line(text, limit=FIELD_MAX):
+    """Text on one line (control characters and runs of white space as one space), cut to
+    `limit` characters."""
+    text = _SPACE.sub(" ", text).strip()
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
+
+def markdown(project, records):
+    """The digest; the empty string when there are no records."""
+    if not records:
+        return ""
+    lines = [f"## Recent judgments: {one_line(project, 80)}", "",
+             "Decisions a person made on earlier decision cards of this project, newest first. "
+             "Recall more with `judgment-ledger recall --project P --question TEXT`.", ""]
+    for rec in records:
+        lines.append(f"- {one_line(rec['question'])} → **{one_line(rec['answer'])}** "
+                     f"({one_line(rec['decided_at'], 40)}, id `{one_line(rec['id'], 80).replace('`', chr(39))}`)")
+    return "\n".join(lines) + "\n"

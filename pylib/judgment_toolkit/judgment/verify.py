@@ -1,0 +1,114 @@
+"""`judgment-ledger verify`: read the whole ledger and name every line that is not a valid
+judgment-ledger.v1 record. Read-only: nothing is repaired, moved or rewritten.
+
+A line is valid when it is UTF-8, one strict JSON object (no repeated keys, no NaN or Infinity)
+that the judgment-ledger.v1 schema accepts, ends with LF, and carries an id no earlier line
+carries. Lines are read in chunks, so memory is one chunk, the longest line and the set of ids.
+"""
+import io
+import json
+
+from . import ledger, schema
+
+CHUNK = 1 << 20
+REASON_MAX = 300  # a reason quotes values from the line (schema messages): keep it readable
+
+
+class Unreadable(Exception):
+    """The ledger cannot be opened or read; the message says why."""
+
+
+class Report:
+    def __init__(self):
+        self.records = 0
+        self.bad = []  # (line number, reason)
+
+    @property
+    def ok(self):
+        return not self.bad
+
+    def as_json(self):
+        return {"ok": self.ok, "records": self.records,
+                "bad": [{"line": n, "reason": r} for n, r in self.bad]}
+
+
+def verify(path):
+    """A Report of the ledger at `path` (a missing ledger has 0 records and is ok);
+    Unreadable when it exists but cannot be read or is not a regular file."""
+    report = Report()
+    try:
+        raw = ledger.open_read(path)
+    except OSError as e:  # NotRegular included: a FIFO, a device or a folder
+        raise Unreadable(f"cannot read {path}: {e.strerror or e}") from None
+    if raw is None:
+        return report
+    seen = {}
+    with io.BufferedReader(raw, CHUNK) as f:
+        try:
+            for number, line, complete in _lines(f):
+                reason = check_line(line, complete, number, seen)
+                if reason is None:
+                    report.records += 1
+                else:
+                    report.bad.append((number, _cut(reason)))
+        except OSError as e:
+            raise Unreadable(f"cannot read {path}: {e.strerror or e}") from None
+    return report
+
+
+def check_line(line, complete, number, seen):
+    """None for a valid record line (its id is then added to `seen`), else the reason."""
+    if not complete:
+        return "incomplete line (no final newline; a torn write?)"
+    if not line.strip():
+        return "empty line"
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return f"not UTF-8 ({e.reason} at byte {e.start})"
+    try:
+        rec = json.loads(text, object_pairs_hook=_no_repeats, parse_constant=_no_constant)
+    except _Repeated as e:
+        return f"repeats the key {e.args[0]!r}"
+    except (ValueError, RecursionError) as e:
+        return f"not JSON ({e})"
+    if type(rec) is not dict:
+        return f"not a JSON object (a {type(rec).__name__})"
+    problems = [f"{e.json_path}: {e.message}" for e in schema.errors(schema.LEDGER, rec)]
+    if problems:
+        return "; ".join(problems)
+    first = seen.get(rec["id"])
+    if first is not None:
+        return f"id {rec['id']!r} is already used on line {first}"
+    seen[rec["id"]] = number
+    return None
+
+
+class _Repeated(ValueError):
+    pass
+
+
+def _no_repeats(pairs):
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Repeated(key)
+        out[key] = value
+    return out
+
+
+def _no_constant(name):
+    raise ValueError(f"{name} is not JSON")
+
+
+def _cut(reason):
+    return reason if len(reason) <= REASON_MAX else reason[:REASON_MAX - 1] + "…"
+
+
+def _lines(f):
+    """(1-based line number, bytes without LF, ended by LF) for every line of the file."""
+    for number, raw in enumerate(f, 1):
+        if raw.endswith(b"\n"):
+            yield number, raw[:-1], True
+        else:
+            yield number, raw, False

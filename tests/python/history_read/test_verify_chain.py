@@ -1,0 +1,129 @@
+"""`ha history <goal> verify [--json]` (issue 13): the whole chain verified from scratch, trusting
+nothing `last` vouches for (seed §4 chain, §9 errors and exit codes, §12 local guarantee).
+Read-only."""
+import hashlib
+import json
+
+import pytest
+
+from conftest import ha
+from helpers_read import GOAL, fails, note, start, store_dir, tree_snapshot
+
+
+def verify(repo, *args):
+    return ha("history", GOAL, "verify", *args, cwd=repo)
+
+
+@pytest.fixture
+def four(repo, goal):
+    start(repo)
+    for text in ("one", "two", "three", "four"):
+        note(repo, text)
+    return repo
+
+
+def test_intact_chain(four):
+    before = tree_snapshot(four)
+    r = verify(four)
+    key = store_dir(four).name[:12]
+    assert (r.returncode, r.stdout, r.stderr) == (0, f"ok: 4 events, chain intact (start {key})\n", "")
+    r = verify(four, "--json")
+    assert json.loads(r.stdout) == {"ok": True, "events": 4, "first_bad_line": None, "error": None}
+    assert tree_snapshot(four) == before
+
+
+def test_absent_history(repo, goal):
+    start(repo)
+    assert verify(repo).stdout == "history: absent\n"
+    assert json.loads(verify(repo, "--json").stdout) == \
+        {"ok": True, "events": 0, "first_bad_line": None, "error": None}
+    assert not store_dir(repo).exists()
+
+
+def test_edited_line_names_the_first_bad_line(four):
+    events = store_dir(four) / "events.jsonl"
+    events.write_bytes(events.read_bytes().replace(b'"three"', b'"THREE"'))
+    before = tree_snapshot(four)
+    r = verify(four)
+    assert (r.returncode, r.stdout) == (65, "")
+    assert r.stderr.startswith("ha: history_corrupt: ") and " line 4" in r.stderr
+    doc = json.loads(verify(four, "--json").stdout)
+    assert doc["ok"] is False and doc["first_bad_line"] == 4 and doc["events"] == 3
+    assert doc["error"].startswith("history_corrupt: ")
+    assert tree_snapshot(four) == before  # nothing repaired
+
+
+def _forge(store, seq, change):
+    """Rewrite line `seq` with `change(event)` and recompute every later prev and `last`: the
+    local forgery §12 says the chain does not stop, which leaves hashes and `last` consistent."""
+    lines = (store / "events.jsonl").read_bytes().split(b"\n")[:-1]
+    out, prev = [], None
+    for n, raw in enumerate(lines, 1):
+        ev = json.loads(raw)
+        if n == seq:
+            change(ev)
+        ev["prev"] = prev
+        raw = json.dumps(ev, ensure_ascii=False, separators=(",", ":")).encode()
+        out.append(raw)
+        prev = hashlib.sha256(raw).hexdigest()
+    (store / "events.jsonl").write_bytes(b"\n".join(out) + b"\n")
+    (store / "last").write_bytes(json.dumps({"seq": len(out), "sha256": prev},
+                                            separators=(",", ":")).encode() + b"\n")
+
+
+def test_a_vouched_line_is_checked_field_by_field(four):
+    """The views trust lines `last` vouches for (cheap checks); verify does not."""
+    _forge(store_dir(four), 2, lambda ev: ev["decision"].update(kind="bogus"))
+    r = ha("history", GOAL, "list", cwd=four)
+    assert r.returncode == 0  # the cheap path does not parse the decision
+    r = verify(four, "--json")
+    doc = json.loads(r.stdout)
+    assert r.returncode == 65 and doc["first_bad_line"] == 2 and doc["events"] == 1
+    assert "line 2" in doc["error"] and "kind" in doc["error"]
+
+
+def test_events_missing_from_the_end(four):
+    events = store_dir(four) / "events.jsonl"
+    events.write_bytes(b"".join(events.read_bytes().splitlines(keepends=True)[:3]))
+    r = verify(four, "--json")
+    doc = json.loads(r.stdout)
+    assert r.returncode == 65 and doc["events"] == 3 and doc["first_bad_line"] is None
+    assert doc["error"].startswith("history_corrupt: events are missing from the end")
+
+
+def test_torn_last_line(four):
+    events = store_dir(four) / "events.jsonl"
+    events.write_bytes(events.read_bytes()[:-5])
+    doc = json.loads(verify(four, "--json").stdout)
+    assert doc["first_bad_line"] == 4 and "incomplete" in doc["error"]
+
+
+def test_unsupported_schema_is_66(four):
+    _forge(store_dir(four), 3, lambda ev: ev.update(schema="decision-history/v2"))
+    r = verify(four, "--json")
+    doc = json.loads(r.stdout)
+    assert r.returncode == 66 and doc["first_bad_line"] == 3
+    assert doc["error"].startswith("history_unsupported: ")
+
+
+def test_symlinked_store_is_70(four):
+    d = store_dir(four)
+    real = d.parent / "real"
+    d.rename(real)
+    d.symlink_to(real)
+    r = verify(four, "--json")
+    assert r.returncode == 70 and json.loads(r.stdout)["error"].startswith("history_unreadable: ")
+
+
+def test_usage(four):
+    assert fails(four, "verify", "--fix") == (64, "invalid_input")
+
+
+def test_edited_final_line_is_named(four):
+    """Editing the last line breaks no prev link; `last` names it with another hash."""
+    events = store_dir(four) / "events.jsonl"
+    events.write_bytes(events.read_bytes().replace(b'"four"', b'"FOUR"'))
+    r = verify(four, "--json")
+    doc = json.loads(r.stdout)
+    assert r.returncode == 65 and doc["first_bad_line"] == 4 and doc["events"] == 3
+    assert "names D4 with another sha256" in doc["error"]
