@@ -23,6 +23,8 @@ install_runtime() {
     pip_install -e .
     touch .venv/.installed-runtime
   fi
+  # Bytecode once, so no call pays for compiling the package (PYTHONDONTWRITEBYTECODE may be set).
+  .venv/bin/python -m compileall -q pylib >/dev/null
 }
 
 # The test set-up: one step per tool the tests call. Further test-only tools (a browser for
