@@ -26,8 +26,5 @@ def main(argv: list[str]) -> int:
     if rest and rest[0] == "verify":
         from . import chaincheck
         return chaincheck.main(goal_arg, rest[1:])
-    try:
-        from . import viewcli
-    except ImportError:
-        raise invalid_input("history views not available") from None
+    from . import viewcli  # ships with add: an ImportError here is a real bug, never "unavailable"
     return viewcli.main(goal_arg, rest)
