@@ -193,8 +193,8 @@ class Store:
             raise corrupt(f"{self.index_path} changed while it was read (no D{seq})")
         return data[k:end].split(b" ")
 
-    def read_lines(self, offset: int, count: int) -> list:
-        """`count` whole lines (without LF) from byte `offset` of events.jsonl."""
+    def _open_events(self) -> int:
+        """A safe read fd on events.jsonl; history_corrupt when it has disappeared."""
         dfd = self._open_dir()
         if dfd is None:
             raise corrupt(f"{self.events_path} disappeared")
@@ -204,6 +204,11 @@ class Store:
             os.close(dfd)
         if fd is None:
             raise corrupt(f"{self.events_path} disappeared")
+        return fd
+
+    def read_lines(self, offset: int, count: int) -> list:
+        """`count` whole lines (without LF) from byte `offset` of events.jsonl."""
+        fd = self._open_events()
         lines, rest = [], b""
         try:
             with os.fdopen(fd, "rb", buffering=0, closefd=True) as f:
@@ -223,15 +228,7 @@ class Store:
 
     def read_raw(self, offset: int, length: int) -> bytes:
         """The raw bytes (without LF) of the line at `offset` of `length` bytes."""
-        dfd = self._open_dir()
-        if dfd is None:
-            raise corrupt(f"{self.events_path} disappeared")
-        try:
-            fd = self._open_file(dfd, EVENTS)
-        finally:
-            os.close(dfd)
-        if fd is None:
-            raise corrupt(f"{self.events_path} disappeared")
+        fd = self._open_events()
         try:
             raw = os.pread(fd, length + 1, offset)
         except OSError as exc:
