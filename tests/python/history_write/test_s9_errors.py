@@ -240,14 +240,7 @@ def test_full_disk_after_the_line_is_stored_is_write_uncertain_then_caught_up(st
         shutil.copy2(f, d / f.name)
     assert (d / "events.jsonl").stat().st_size < 2600
     filler = d / "filler"
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o644)
-    for chunk in (4096, 1):  # fill whole pages, then top the last one up byte by byte
-        try:
-            while True:
-                os.write(fd, b"\0" * chunk)
-        except OSError:
-            pass
-    os.close(fd)
+    _fill(filler)
     p = obs(started, "stored, last not updated", "--request-id", "full-1")
     err = refused(p, "write_uncertain", 70)
     assert "D3" in err and "full-1" in err and "last was not updated" in err
