@@ -204,6 +204,16 @@ class Trusted:
         out.reverse()
         return out
 
+    def last_correction(self, a: int) -> int:
+        """The newest event that supersedes `a` (0: none)."""
+        for b in reversed(self.citers(a, self.state.count)):
+            try:
+                if a in _ints(self.line(b)[10], b"s="):
+                    return b
+            except ValueError:
+                raise Unusable(f"bad line for D{b}") from None
+        return 0
+
 
 def check(store, dfd: int, key: str, last, events_st) -> Trusted:
     """The open index of this store if it may be trusted for these files (see the module

@@ -380,7 +380,8 @@ class Scan:
                 try:
                     yield from self._from_index(trusted)
                 finally:
-                    trusted.close()
+                    if self.request_id is None:   # add keeps it open (WriteLock closes it)
+                        trusted.close()
                 return
             if self.sink is not None:
                 self.sink.start_rebuild()
@@ -427,16 +428,15 @@ class Scan:
         self.index_state = trusted
 
     def _for_add(self, trusted):
-        """The event stored under the add's request id (if any), and every correction into
-        `last_correction`, from the index's lines without one object per event."""
-        corrections = self.last_correction
+        """The event stored under the add's request id (if any), found in the index's lines
+        without one object per event; `last_correction` answers through the index's reverse
+        links for the ids add asks about."""
+        self.index_state = trusted          # WriteLock closes it
+        if self.last_correction is not None:
+            self.last_correction = _LastCorrection(trusted, self.store.index_path)
         needle = b" r=" + self.request_id.encode() + b" "   # request ids hold no space
         try:
             for chunk in index.chunks(trusted):
-                if corrections is not None:
-                    for b, corrected in index.corrections(chunk):
-                        for a in corrected:
-                            corrections[f"D{a}"] = f"D{b}"
                 k = chunk.find(needle)
                 if k >= 0:
                     start = chunk.rfind(b"\n", 0, k) + 1
@@ -482,6 +482,28 @@ class Scan:
         self.count, self.head_sha256 = seq, prev
         self.last_behind = check_last(last, seq, prev, before, self.store.last_path,
                                        lines is None)
+
+
+class _LastCorrection:
+    """Scan.last_correction from a trusted index: "D<a>" -> "D<b>" of the newest event that
+    supersedes D<a>, looked up for the ids asked (add asks for those its event supersedes)."""
+
+    def __init__(self, trusted, path: str):
+        self._t, self._path = trusted, path
+
+    def get(self, key: str, default=None):
+        body = key[1:] if key[:1] == "D" else ""
+        if not (body.isascii() and body.isdigit()) or len(body) > 19:
+            return default
+        a = int(body)
+        if not 1 <= a <= self._t.state.count:
+            return default
+        try:
+            b = self._t.last_correction(a)
+        except (index.Unusable, OSError) as exc:
+            raise unreadable(f"{self._path} cannot be read ({exc}); delete it to read the "
+                             "history without it") from None
+        return f"D{b}" if b else default
 
 
 class _Lines:
@@ -542,6 +564,8 @@ class WriteLock:
     def __exit__(self, *exc):
         if self.index is not None:
             self.index.abandon()
+        if self._scan is not None and self._scan.index_state is not None:
+            self._scan.index_state.close()
         for fd in (self.lfd, self.dfd):
             if fd is not None:
                 os.close(fd)
