@@ -259,51 +259,46 @@ def collect(store, basis, query: Query, end: int | None = None,
             want_sha=(), selector: Selector | None = None) -> Facts:
     """Scan the whole store once. `end` pins the range (page cursors); None takes it all.
 
-    The events come verified from store.scan() (from its index when that agrees with the
-    files, else each line parsed and checked in full); their facts are used as they are. Only a
-    keyword filter needs the text: then the events file is read alongside, line by line, each
-    line checked against the sha256 the scan vouches for.
+    The events come verified from store.scan(): a trusted index as chunks of its lines (their
+    facts taken with regular expressions, `_chunk`), else each line parsed and checked in full
+    (a StoredEvent with its raw line). Only a keyword filter needs the text: from the index,
+    the events lines of each chunk are read in one block while the scan holds the lock (the
+    index vouches for the events file's identity); on the full path each line is at hand.
     """
     f = Facts(store=store)
     flags = f.flags
     want = set(want_sha)
     by_id = selector is not None and selector.seq is not None
-    texts = _Texts(store) if query.keywords else None
     lineage_of = basis.of_pair
-    try:
-        for stored in store.scan(chunks=texts is None):
-            if type(stored) is bytes:   # whole E lines of a trusted index
-                if not _chunk(f, stored, basis, query, end, want, selector):
-                    break
-                continue
-            seq = stored.seq
-            f.n = seq
-            if seq in want:
-                f.line_sha[seq] = stored.sha256
-            raw = texts.line(stored) if texts is not None else None
-            if end is not None and seq > end:
-                continue
-            f.end_sha = stored.sha256
-            if seq % ANCHOR == 1:
-                f.anchors.append(stored.offset)
-            code = _CODE[lineage_of(stored.run_head)]
-            flags.append(code | (_MATCH if query.matches_stored(stored, raw) else 0))
-            corrected = stored.supersedes
-            if corrected:
-                bit = _CORR_SAME if code == 0 else _CORR_OTHER
-                for a in corrected:
-                    f.supersedes.add(seq, a)
-                    flags[a - 1] |= bit
-            if selector is not None:
-                if f.selected is None:
-                    if (seq == selector.seq) if by_id else \
-                            (stored.request_id == selector.request_id):
-                        f.selected = seq
-                elif f.selected in corrected or f.selected in stored.builds_on:
-                    f.successors.append(seq)
-    finally:
-        if texts is not None:
-            texts.close()
+    for stored in store.scan(chunks=True):
+        if type(stored) is bytes:   # whole E lines of a trusted index
+            if not _chunk(f, stored, basis, query, end, want, selector):
+                break
+            continue
+        seq = stored.seq
+        f.n = seq
+        if seq in want:
+            f.line_sha[seq] = stored.sha256
+        if end is not None and seq > end:
+            continue
+        f.end_sha = stored.sha256
+        if seq % ANCHOR == 1:
+            f.anchors.append(stored.offset)
+        code = _CODE[lineage_of(stored.run_head)]
+        flags.append(code | (_MATCH if query.matches_stored(stored, stored.raw) else 0))
+        corrected = stored.supersedes
+        if corrected:
+            bit = _CORR_SAME if code == 0 else _CORR_OTHER
+            for a in corrected:
+                f.supersedes.add(seq, a)
+                flags[a - 1] |= bit
+        if selector is not None:
+            if f.selected is None:
+                if (seq == selector.seq) if by_id else \
+                        (stored.request_id == selector.request_id):
+                    f.selected = seq
+            elif f.selected in corrected or f.selected in stored.builds_on:
+                f.successors.append(seq)
     f.end = len(flags)
     return f
 
@@ -360,6 +355,8 @@ def _chunk(f: Facts, data: bytes, basis, query: Query, end, want, selector) -> b
         for run, targets in zip(_E_RUN.findall(data), _E_TARGETS.findall(data)):
             hit = targets and any(t in wanted for t in targets.decode("ascii").split(","))
             flags.append(codes[run] | (_MATCH if hit else 0))
+    if query.keywords:
+        _keywords(f, data, first, query)
     for b, corrected in index.corrections(data):
         bit = _CORR_SAME if flags[b - 1] & 3 == 0 else _CORR_OTHER
         for a in corrected:
@@ -404,27 +401,39 @@ def _select(f: Facts, data: bytes, first: int, selector: Selector) -> None:
             last = seq
 
 
-class _Texts:
-    """The raw lines of the events file, read in order next to a scan (keyword filters)."""
+_KEYWORD_GROUP = 1024     # events lines read and casefolded at once (memory: about 1 MB)
 
-    def __init__(self, store):
-        self._store = store
-        self._it = None
 
-    def line(self, stored) -> bytes:
-        if stored.raw is not None:
-            return stored.raw
-        if self._it is None:
-            self._it = iter(self._store.lines())
-        raw = next(self._it, None)
-        if raw is None or hashlib.sha256(raw).hexdigest() != stored.sha256:
-            raise corrupt(f"events.jsonl line {stored.seq} changed while it was read")
-        return raw
-
-    def close(self):
-        close = getattr(self._it, "close", None)
-        if close is not None:
-            close()
+def _keywords(f: Facts, data: bytes, first: int, query: Query) -> None:
+    """Clear the match bit of the events of a chunk of index lines (D<first>...) whose summary
+    and reason lack a keyword. Their events lines are read in blocks of _KEYWORD_GROUP; a
+    casefolded block splits into the same lines (no character casefolds to or from LF), so a
+    line whose casefolded text lacks a word is decided without parsing it (the rule of
+    Query.matches_stored); the others are parsed and checked exactly."""
+    lines = data.split(b"\n")
+    lines.pop()
+    flags, words, plain = f.flags, query.keywords, query._plain
+    for g in range(0, len(lines), _KEYWORD_GROUP):
+        group = lines[g:g + _KEYWORD_GROUP]
+        todo = [i for i in range(len(group)) if flags[first - 1 + g + i] & _MATCH]
+        if not todo:
+            continue
+        head, tail = group[0].split(b" ", 4), group[-1].split(b" ", 4)
+        start = int(head[2])
+        block = f.store.read_block(start, int(tail[2]) + int(tail[3]) + 1 - start)
+        raws = block.split(b"\n")
+        raws.pop()
+        if len(raws) != len(group):
+            raise corrupt(f"events.jsonl changed while it was read (lines {first + g}.."
+                          f"{first + g + len(group) - 1})")
+        folded = block.decode("utf-8", "replace").casefold().split("\n") if plain else None
+        for i in todo:
+            raw = raws[i]
+            if folded is not None and b"\\u" not in raw and b"\\/" not in raw \
+                    and not all(w in folded[i] for w in words):
+                flags[first - 1 + g + i] &= ~_MATCH
+            elif not query._text_ok(json.loads(raw).get("decision") or {}):
+                flags[first - 1 + g + i] &= ~_MATCH
 
 
 # A keyword with a character JSON must escape cannot be looked for in the raw bytes.

@@ -157,21 +157,6 @@ class Store:
         except ValueError:
             raise corrupt(f"{self.events_path}: no event line at byte {offset}") from None
 
-    def lines(self):
-        """The raw lines of events.jsonl in order (without LF), unverified: only for reading
-        text next to a scan that vouches for each line's sha256 (facts.collect)."""
-        dfd = self._open_dir()
-        if dfd is None:
-            return
-        try:
-            fd = self._open_file(dfd, EVENTS)
-        finally:
-            os.close(dfd)
-        if fd is None:
-            return
-        with os.fdopen(fd, "rb", buffering=0, closefd=True) as f:
-            yield from _Lines(f, self.events_path)
-
     def index_line(self, seq: int) -> list:
         """The fields of event `seq`'s line in the index, found through index.slots, for a
         view whose facts a trusted index gave (the events line read with them is checked to
@@ -239,6 +224,25 @@ class Store:
         if len(lines) < count:
             raise corrupt(f"{self.events_path} changed: no event line at byte {offset}")
         return lines[:count]
+
+    def read_block(self, offset: int, length: int) -> bytes:
+        """`length` bytes of events.jsonl from `offset` (whole lines a trusted index located);
+        history_corrupt when the file is shorter."""
+        fd = self._open_events()
+        parts, pos, left = [], offset, length
+        try:
+            while left:
+                chunk = os.pread(fd, left, pos)
+                if not chunk:
+                    break
+                parts.append(chunk)
+                pos += len(chunk)
+                left -= len(chunk)
+        except OSError as exc:
+            raise unreadable(f"cannot read {self.events_path}: {_why(exc)}") from None
+        if left:
+            raise corrupt(f"{self.events_path} changed: no event lines at byte {offset}")
+        return b"".join(parts)
 
     def read_raw(self, offset: int, length: int) -> bytes:
         """The raw bytes (without LF) of the line at `offset` of `length` bytes."""
