@@ -401,18 +401,39 @@ def _select(f: Facts, data: bytes, first: int, selector: Selector) -> None:
             last = seq
 
 
-_KEYWORD_GROUP = 1024     # events lines read and casefolded at once (memory: about 1 MB)
+_KEYWORD_GROUP = 1024     # events lines read at once (memory: about 1 MB)
+
+# The non-ASCII characters whose casefold holds an ASCII character (ß -> ss, the Kelvin sign ->
+# k, ligatures ...). Outside them, an ASCII word occurs in a line's casefolded text exactly
+# where it occurs in bytes.lower() of the line (UTF-8 sequences hold no ASCII byte). A test
+# recomputes this set from the running Python's Unicode data.
+CASEFOLDS_TO_ASCII = ("\u00df\u0130\u0149\u017f\u01f0\u1e96\u1e97\u1e98\u1e99\u1e9a"
+                      "\u1e9e\u212a\ufb00\ufb01\ufb02\ufb03\ufb04\ufb05\ufb06")
+_TO_ASCII = re.compile(b"|".join(re.escape(c.encode()) for c in CASEFOLDS_TO_ASCII))
+# every byte but their first bytes: block.translate(None, _NOT_LEAD) is empty when a block
+# cannot hold one of them (a fast test; Hangul and ASCII text never has these bytes)
+_NOT_LEAD = bytes(sorted(set(range(256)) - {c.encode()[0] for c in CASEFOLDS_TO_ASCII}))
+
+
+def _bytes_exact(word: str) -> bool:
+    """Whether a casefolded word can be looked for in bytes.lower() of UTF-8 text: it holds
+    only ASCII and Hangul syllables (these casefold to themselves and no other character
+    casefolds into one; a test checks both against the running Python's Unicode data)."""
+    return all(c.isascii() or "\uac00" <= c <= "\ud7a3" for c in word)
 
 
 def _keywords(f: Facts, data: bytes, first: int, query: Query) -> None:
     """Clear the match bit of the events of a chunk of index lines (D<first>...) whose summary
-    and reason lack a keyword. Their events lines are read in blocks of _KEYWORD_GROUP; a
-    casefolded block splits into the same lines (no character casefolds to or from LF), so a
-    line whose casefolded text lacks a word is decided without parsing it (the rule of
-    Query.matches_stored); the others are parsed and checked exactly."""
+    and reason lack a keyword. Their events lines are read in blocks of _KEYWORD_GROUP. A
+    line whose casefolded text lacks a word cannot match (the rule of Query.matches_stored)
+    and is decided without parsing it; for ASCII words the test is bytes.lower() of the whole
+    block unless the line holds a character of CASEFOLDS_TO_ASCII (words of ASCII and Hangul,
+    `_bytes_exact`). The others are parsed and checked exactly."""
     lines = data.split(b"\n")
     lines.pop()
     flags, words, plain = f.flags, query.keywords, query._plain
+    ascii_words = [w.encode() for w in words] if plain and all(map(_bytes_exact, words)) \
+        else None
     for g in range(0, len(lines), _KEYWORD_GROUP):
         group = lines[g:g + _KEYWORD_GROUP]
         todo = [i for i in range(len(group)) if flags[first - 1 + g + i] & _MATCH]
@@ -426,13 +447,18 @@ def _keywords(f: Facts, data: bytes, first: int, query: Query) -> None:
         if len(raws) != len(group):
             raise corrupt(f"events.jsonl changed while it was read (lines {first + g}.."
                           f"{first + g + len(group) - 1})")
-        folded = block.decode("utf-8", "replace").casefold().split("\n") if plain else None
+        lowered = block.lower().split(b"\n") if ascii_words is not None else None
+        special = lowered is not None and bool(block.translate(None, _NOT_LEAD))
         for i in todo:
             raw = raws[i]
-            if folded is not None and b"\\u" not in raw and b"\\/" not in raw \
-                    and not all(w in folded[i] for w in words):
-                flags[first - 1 + g + i] &= ~_MATCH
-            elif not query._text_ok(json.loads(raw).get("decision") or {}):
+            if not plain or b"\\u" in raw or b"\\/" in raw:
+                lacks = False                   # escapes: only the parsed text can tell
+            elif lowered is not None and not (special and _TO_ASCII.search(raw)):
+                lacks = not all(w in lowered[i] for w in ascii_words)
+            else:
+                text = raw.decode("utf-8", "replace").casefold()
+                lacks = not all(w in text for w in words)
+            if lacks or not query._text_ok(json.loads(raw).get("decision") or {}):
                 flags[first - 1 + g + i] &= ~_MATCH
 
 
