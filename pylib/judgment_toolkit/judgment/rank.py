@@ -72,6 +72,38 @@ _HAN = "\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3400-\u4dbf\u4e00-\u9fff\uf900-\
 _WORD = re.compile(f"[{_HANGUL}]+|[{_KANA}]+|[{_HAN}]+|[^{_HANGUL}{_KANA}{_HAN}" r"\W_]+")
 
 _CJK = re.compile(f"[{_HANGUL}{_KANA}{_HAN}]")
+_HANGUL_WORD = re.compile(f"[{_HANGUL}]")
+
+# Korean particles (조사) and the endings that 하다/되다/이다 verbs attach to a noun, taken off
+# the end of a Hangul word (longest first, again and again) while 2 characters or more remain:
+# "데이터베이스를" -> 데이터베이스, "도입할까요" -> 도입, "캐시는" -> 캐시.
+KOREAN_SUFFIXES = tuple(sorted(set("""
+에서부터 으로부터 에서는 에서도 에서의 에서만 으로는 으로도 으로서 으로써 에게는 에게서 까지는
+부터는 에서 으로 에게 한테 까지 부터 보다 처럼 마다 이나 이랑 이든 이란 에는 에도 에만 로는 로도
+로서 로써 과는 와는 과의 와의 을 를 이 가 은 는 에 로 의 도 와 과 만 랑
+할까요 하나요 합니까 합니다 하세요 해야 해요 하는 하기 하면 해서 했다 할지 하지 한다 하고 하여
+하죠 할까 할 한 해 했 되나요 될까요 됩니다 되는 되면 돼야 되어 된다 될 된 돼
+인가요 일까요 입니까 입니다 인지 이다 있나요 있을까요 없나요
+""".split()), key=len, reverse=True))
+# Korean words that say nothing about a decision (question words, "we", "case", "for")
+KOREAN_STOPWORDS = frozenset("""
+어떻게 언제 어디 어디서 무엇 뭐 뭘 왜 어느 어떤 어떨까요 우리 그냥 이제 지금 해당 경우 것 수 위해
+위한 대해 대한 관련 정말 계속 다시 어떻게든 아니면 또는 그리고 하지만 그래서 어때요 좋을까요
+""".split())
+KOREAN_STRIP = True
+
+
+def strip_korean(word):
+    """A Hangul word without its particles and verb endings (see KOREAN_SUFFIXES)."""
+    stripped = True
+    while stripped:
+        stripped = False
+        for suffix in KOREAN_SUFFIXES:
+            if word.endswith(suffix) and len(word) - len(suffix) >= 2:
+                word = word[:-len(suffix)]
+                stripped = True
+                break
+    return word
 _STEMMER = snowballstemmer.stemmer("english")
 
 
@@ -91,6 +123,12 @@ def words(folded):
         return found
     out = []
     for word in found:
+        if KOREAN_STRIP and _HANGUL_WORD.match(word):
+            if word in KOREAN_STOPWORDS:
+                continue
+            word = strip_korean(word)
+            if word in KOREAN_STOPWORDS:
+                continue
         if len(word) > 2 and _CJK.match(word):
             out.extend(word[i:i + 2] for i in range(len(word) - 1))
         else:
@@ -139,11 +177,26 @@ def _fields(rec):
     return found
 
 
+EXPAND = True
+
+
+def query_terms(query, env=None):
+    """([term], [weight]): the query's own terms (weight 1), then the terms that the lexicon
+    adds (judgment.lexicon: lower weights)."""
+    own = terms(query)
+    if not own or not EXPAND:
+        return own, [1.0] * len(own)
+    from . import lexicon
+    added = lexicon.check(terms, env).expand(own)
+    return own + list(added), [1.0] * len(own) + list(added.values())
+
+
 class Scorer:
     """Accumulates the corpus statistics and the matching records of one pass."""
 
-    def __init__(self, query_terms):
+    def __init__(self, query_terms, weights=None):
         self.terms = query_terms
+        self.weights = weights or [1.0] * len(query_terms)
         self.index = {}  # folded word -> position of its term in query_terms, or -1
         self.needles = [n for t in query_terms for n in needles(t)]
         self.count = 0  # N
@@ -190,11 +243,12 @@ class Scorer:
             return []
         n = self.count
         idf = [math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in self.df]
+        w = self.weights
         average = self.total_length / n or 1.0
         keys = []
         for counts, length, offset, decided_at, rec_id in self.hits:
             norm = K1 * (1 - B + B * length / average)
-            score = sum(idf[i] * c * (K1 + 1) / (c + norm) for i, c in enumerate(counts) if c)
+            score = sum(w[i] * idf[i] * c * (K1 + 1) / (c + norm) for i, c in enumerate(counts) if c)
             keys.append((round(score, SCORE_DIGITS), search.time_key(decided_at), offset, rec_id))
         # the offset makes every key unique, so ids are never compared
         return [(key[2], key[3]) for key in heapq.nlargest(limit, keys)]
@@ -202,8 +256,8 @@ class Scorer:
 
 def search_records(path, project, query, limit):
     """Up to `limit` records of `project` for `query`, best first (see the module docstring)."""
-    query_terms = terms(query)  # none (only stopwords): the pass still reads, and finds nothing
-    scorer = Scorer(query_terms)
+    # none (only stopwords): the pass still reads, and finds nothing
+    scorer = Scorer(*query_terms(query))
     for offset, rec in ledger.records(path, project):
         scorer.add(offset, rec)
     return list(_read_back(path, project, scorer.best(limit)))
