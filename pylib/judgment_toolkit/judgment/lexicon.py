@@ -17,14 +17,13 @@ imports this module.
 """
 import functools
 import os
-from importlib import resources
 
-from . import ledger
+from . import ledger, rank
+from .. import templates
 from .args import UsageError
 from .deps import MissingResource
 
-PACKAGE = "judgment_toolkit.templates"
-PACKAGED = "lexicon.txt"
+PACKAGED = "lexicon.txt"  # in the package judgment_toolkit.templates
 ENV = "HARNESS_JUDGMENT_LEXICON"
 MAX_BYTES = 4 * 1024 * 1024  # a lexicon file larger than this is refused, unread
 EXPANSION_WEIGHT = 0.5  # of a query's own term
@@ -34,59 +33,82 @@ class LexiconError(ValueError):
     """A lexicon file that cannot be used: where (file, line) and why."""
 
 
-def parse(text, source, analyse):
-    """[group], a group being a list of entries, an entry a tuple of terms, from lexicon text.
-    LexiconError names the source and line of the first bad line."""
-    groups = []
+def lines(text, source):
+    """[(where, [entry])] of lexicon text: the format's syntax, checked without analysis."""
+    found = []
     for number, line in enumerate(text.splitlines(), 1):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
         entries = [e.strip() for e in line.split(",")]
-        where = f"{source} line {number}"
+        where = f"{source}: line {number}"
         if len(entries) < 2:
             raise LexiconError(f"{where}: a group needs at least two entries separated by commas")
-        group = []
-        for entry in entries:
-            if not entry:
-                raise LexiconError(f"{where}: an empty entry (two commas in a row, or a comma "
-                                   "at an end)")
-            found = tuple(analyse(entry))
-            if not found:
-                raise LexiconError(f"{where}: the entry {entry!r} has no term (only stopwords "
-                                   "or one-letter words)")
-            if found not in group:
-                group.append(found)
-        if len(group) > 1:  # "cache, caching": one term twice, nothing to expand
-            groups.append(group)
-    return groups
+        if not all(entries):
+            raise LexiconError(f"{where}: an empty entry (two commas in a row, or a comma "
+                               "at an end)")
+        found.append((where, entries))
+    return found
+
+
+def analyse(where, entries):
+    """A group: its entries' distinct term tuples, in order (rank.terms)."""
+    group = []
+    for entry in entries:
+        found = tuple(rank.terms(entry))
+        if not found:
+            raise LexiconError(f"{where}: the entry {entry!r} has no term (only stopwords "
+                               "or one-letter words)")
+        if found not in group:
+            group.append(found)
+    return group
+
+
+def parse(text, source):
+    """Every group of lexicon text, analysed: [[terms of an entry]]. LexiconError names the
+    source and line of the first bad line."""
+    return [analyse(where, entries) for where, entries in lines(text, source)]
 
 
 class Lexicon:
-    def __init__(self, groups):
-        self.groups = groups
-        self.by_term = {}  # term -> indices of the groups with an entry that holds it
-        for i, group in enumerate(groups):
-            for entry in group:
-                for t in entry:
-                    found = self.by_term.setdefault(t, [])
-                    if not found or found[-1] != i:
-                        found.append(i)
+    """Groups kept as text, each analysed only when a query could fire it: stemming the whole
+    packaged lexicon would cost more than a search. A group can fire only if one of its
+    entries holds a word of each of that entry's terms, hence a word of some query term, and
+    every such word contains one of the term's needles (rank.needles): a line without any
+    query needle is skipped unread."""
+
+    def __init__(self):
+        self.items = []  # [where, entries, folded line, group or None until analysed]
+
+    def add(self, found, analysed=None):
+        for i, (where, entries) in enumerate(found):
+            group = analysed[i] if analysed else None
+            self.items.append([where, entries, rank.fold(",".join(entries)), group])
 
     def __len__(self):
-        return len(self.groups)
+        return len(self.items)
+
+    def groups(self):
+        """Every group, analysed."""
+        return [self._group(item) for item in self.items]
+
+    def _group(self, item):
+        if item[3] is None:
+            item[3] = analyse(item[0], item[1])
+        return item[3]
 
     def expand(self, own, weight=EXPANSION_WEIGHT):
         """{added term: weight} for a query whose terms are `own`, in a stable order."""
         have = set(own)
-        fired = set()
-        for t in own:
-            for i in self.by_term.get(t, ()):
-                if i not in fired and any(have.issuperset(e) for e in self.groups[i]):
-                    fired.add(i)
+        query_needles = [n for t in own for n in rank.needles(t)]
         added = {}
-        for i in sorted(fired):
-            for entry in self.groups[i]:
+        for item in self.items:
+            if not any(n in item[2] for n in query_needles):
+                continue
+            group = self._group(item)
+            if not any(have.issuperset(entry) for entry in group):
+                continue
+            for entry in group:
                 share = weight / len(entry)
                 for t in entry:
                     if t not in have and added.get(t, 0.0) < share:
@@ -95,12 +117,15 @@ class Lexicon:
 
 
 def packaged_text():
+    """The packaged lexicon, read through the package's loader (as importlib.resources does for
+    a plain file, without importing it: that import alone costs about 25 ms a call)."""
+    path = os.path.join(os.path.dirname(templates.__file__), PACKAGED)
     try:
-        return resources.files(PACKAGE).joinpath(PACKAGED).read_text("utf-8")
-    except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError) as e:
-        raise MissingResource(f"the packaged lexicon {PACKAGED} is missing from {PACKAGE} "
-                              f"({type(e).__name__}); the installation is broken: reinstall "
-                              "judgment-toolkit") from None
+        return templates.__loader__.get_data(path).decode("utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise MissingResource(f"the packaged lexicon {PACKAGED} cannot be read from "
+                              f"judgment_toolkit.templates ({type(e).__name__}); the installation "
+                              "is broken: reinstall judgment-toolkit") from None
 
 
 def read_file(path):
@@ -133,20 +158,23 @@ def env_paths(env=None):
 
 
 @functools.lru_cache(maxsize=4)
-def load(analyse, paths=()):
-    """The packaged lexicon plus the groups of the files in `paths`."""
+def load(paths=()):
+    """The packaged lexicon (analysed lazily) plus the groups of the files in `paths` (analysed
+    now, so a bad entry in a team's file is reported whatever the query)."""
+    lexicon = Lexicon()
     try:
-        groups = parse(packaged_text(), f"the packaged {PACKAGED}", analyse)
+        lexicon.add(lines(packaged_text(), f"the packaged {PACKAGED}"))
     except LexiconError as e:
         raise MissingResource(f"{e}; the installation is broken: reinstall judgment-toolkit") from None
     for path in paths:
-        groups.extend(parse(read_file(path), path, analyse))
-    return Lexicon(groups)
+        found = lines(read_file(path), path)
+        lexicon.add(found, [analyse(where, entries) for where, entries in found])
+    return lexicon
 
 
-def check(analyse, env=None):
-    """Load the lexicon of this environment now: a UsageError naming ENV for a bad file."""
+def check(env=None):
+    """The lexicon of this environment: a UsageError naming ENV for a bad file."""
     try:
-        return load(analyse, env_paths(env))
+        return load(env_paths(env))
     except LexiconError as e:
         raise UsageError("lexicon", f"{ENV}: {e}") from None

@@ -85,25 +85,30 @@ KOREAN_SUFFIXES = tuple(sorted(set("""
 하죠 할까 할 한 해 했 되나요 될까요 됩니다 되는 되면 돼야 되어 된다 될 된 돼
 인가요 일까요 입니까 입니다 인지 이다 있나요 있을까요 없나요
 """.split()), key=len, reverse=True))
-# Korean words that say nothing about a decision (question words, "we", "case", "for")
+_SUFFIXES_BY_LAST = {}
+for _suffix in KOREAN_SUFFIXES:
+    _SUFFIXES_BY_LAST.setdefault(_suffix[-1], []).append(_suffix)  # longest first, kept
+# Korean words that say nothing about a decision (question words, "we", "case", "for", endings
+# standing alone), dropped before and after stripping
 KOREAN_STOPWORDS = frozenset("""
 어떻게 언제 어디 어디서 무엇 뭐 뭘 왜 어느 어떤 어떨까요 우리 그냥 이제 지금 해당 경우 것 수 위해
-위한 대해 대한 관련 정말 계속 다시 어떻게든 아니면 또는 그리고 하지만 그래서 어때요 좋을까요
+위한 대해 대한 관련 정말 계속 다시 어떻게든 아니면 또는 그리고 하지만 그래서 어때요 좋을까요 동안
+하나요 할까요 되나요 될까요 인가요 있나요 없나요 합니까 합니다 해야 하는 할지 했나요 모든 또한
 """.split())
-KOREAN_STRIP = True
 
 
 def strip_korean(word):
     """A Hangul word without its particles and verb endings (see KOREAN_SUFFIXES)."""
-    stripped = True
-    while stripped:
-        stripped = False
-        for suffix in KOREAN_SUFFIXES:
+    while len(word) > 2:
+        for suffix in _SUFFIXES_BY_LAST.get(word[-1], ()):
             if word.endswith(suffix) and len(word) - len(suffix) >= 2:
                 word = word[:-len(suffix)]
-                stripped = True
                 break
+        else:
+            return word
     return word
+
+
 _STEMMER = snowballstemmer.stemmer("english")
 
 
@@ -123,7 +128,7 @@ def words(folded):
         return found
     out = []
     for word in found:
-        if KOREAN_STRIP and _HANGUL_WORD.match(word):
+        if _HANGUL_WORD.match(word):
             if word in KOREAN_STOPWORDS:
                 continue
             word = strip_korean(word)
@@ -177,17 +182,14 @@ def _fields(rec):
     return found
 
 
-EXPAND = True
-
-
 def query_terms(query, env=None):
     """([term], [weight]): the query's own terms (weight 1), then the terms that the lexicon
     adds (judgment.lexicon: lower weights)."""
     own = terms(query)
-    if not own or not EXPAND:
-        return own, [1.0] * len(own)
+    if not own:
+        return own, []
     from . import lexicon
-    added = lexicon.check(terms, env).expand(own)
+    added = lexicon.check(env).expand(own)
     return own + list(added), [1.0] * len(own) + list(added.values())
 
 
@@ -210,7 +212,8 @@ class Scorer:
         self.count += 1
         self.total_length += length
         needles = self.needles
-        if not any(n in fold("\0".join(text for _, text in fields)) for n in needles):
+        whole = fold("\0".join([text for _, text in fields]))
+        if not any(n in whole for n in needles):
             return  # the common case: counted, and nothing else to do
         counts = None
         for weight, text in fields:
