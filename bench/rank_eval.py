@@ -12,7 +12,8 @@ Metrics at the 3-result cap, averaged over the questions that have a relevant de
   nDCG@3       gain 2^grade - 1, discount log2(rank + 1), divided by the ideal ordering's;
   success@3    at least one relevant result among the first 3;
   reachable    the ideal P@3 counting only the relevant decisions that share a term (judgment.rank)
-               with the question: the most any word-based ranking can find.
+               with the question, its own or one the lexicon adds: the most the relevance
+               ranking could find.
 For the questions with no relevant decision, `quiet` is the share that got no result at all.
 
     .venv/bin/python bench/rank_eval.py [--questions FILE] [--ledger FILE] [--split NAME|all] [--show]
@@ -59,9 +60,9 @@ def decisions(project, ledger=LEDGER):
 
 
 def reachable(question, relevant, records):
-    """min(relevant decisions sharing a term with the question, 3) / 3."""
+    """min(relevant decisions sharing a query term with the question, 3) / 3."""
     from judgment_toolkit.judgment import rank
-    wanted = set(rank.terms(question))
+    wanted = set(rank.query_terms(question)[0])  # its own terms and the lexicon's
     share = [i for i in relevant
              if wanted & set(rank.terms(" ".join([records[i]["question"], records[i]["answer"],
                                                    records[i]["rationale"], *records[i]["tags"]])))]
