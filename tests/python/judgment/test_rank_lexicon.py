@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from ledger_helpers import hermetic_env, ledger, rec, write_records
+from ledger_helpers import hermetic_env, ledger, rec, relevance_ids, write_records
 
 from judgment_toolkit.judgment import lexicon, rank
 
@@ -18,13 +18,8 @@ def env(tmp_path):
     return hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl")
 
 
-def ids(env, text, command="recall", project="demo"):
-    flag = "--question" if command == "recall" else "--query"
-    r = ledger(command, "--project", project, flag, text, "--rank", "relevance", env=env)
-    assert (r.returncode, r.stderr) == (0, ""), r.stderr
-    if command == "recall":
-        return [i["mem_id"].split(":", 1)[1] for i in json.loads(r.stdout)]
-    return [json.loads(line)["id"] for line in r.stdout.splitlines()]
+def ids(env, text, command="recall"):
+    return relevance_ids(env, text, command=command)
 
 
 def shares_a_term(a, b):

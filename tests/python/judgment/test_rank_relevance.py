@@ -9,6 +9,7 @@ import tracemalloc
 import pytest
 
 from ledger_helpers import hermetic_env, ledger, rec, write_records
+from ledger_helpers import relevance_ids as ids
 
 from judgment_toolkit.judgment import ledger as ledger_mod, rank, search
 
@@ -16,15 +17,6 @@ from judgment_toolkit.judgment import ledger as ledger_mod, rank, search
 @pytest.fixture
 def env(tmp_path):
     return hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl")
-
-
-def ids(env, query, project="demo", command="search"):
-    flag = "--query" if command == "search" else "--question"
-    r = ledger(command, "--project", project, flag, query, "--rank", "relevance", env=env)
-    assert (r.returncode, r.stderr) == (0, ""), r.stderr
-    if command == "recall":
-        return [i["mem_id"].split(":", 1)[1] for i in json.loads(r.stdout)]
-    return [json.loads(line)["id"] for line in r.stdout.splitlines()]
 
 
 # --- text to terms ---------------------------------------------------------------------------
