@@ -4,9 +4,11 @@ Text to terms (the same function for the query and the records):
   1. NFKC normalisation (non-ASCII text only), then Unicode case folding;
   2. words: runs of letters and digits (underscore and punctuation separate words), and a change
      of script between Hangul, kana, Han and everything else also separates them ("Redis를" is
-     "redis" and "를"); a Hangul, kana or Han run longer than 2 characters is cut into its
-     overlapping 2-character pieces (bigrams, as CJK search engines do): Korean attaches
-     particles and endings to words, and Japanese and Chinese have no spaces;
+     "redis" and "를"); a Hangul word loses its particles and verb endings (KOREAN_SUFFIXES:
+     "데이터베이스를" is "데이터베이스") and is dropped when it is a KOREAN_STOPWORD; a Hangul,
+     kana or Han run longer than 2 characters is then cut into its overlapping 2-character
+     pieces (bigrams, as CJK search engines do): Japanese and Chinese have no spaces, and a
+     Korean compound still shares pieces with its parts;
   3. words shorter than MIN_LEN characters and STOPWORDS (English function words, and the
      pieces of Korean question and sentence endings) are dropped;
   4. ASCII words with a letter are stemmed with the Snowball English stemmer (snowballstemmer);
@@ -14,12 +16,15 @@ Text to terms (the same function for the query and the records):
      has no Korean stemmer and an English one must not touch other languages.
 A term matches a record's term only when they are equal: whole words, never substrings.
 
+Query terms: the query's own terms weigh 1; the lexicon (judgment.lexicon) adds synonyms and
+Korean <-> English translations with lower weights w(t), which multiply the term's score.
+
 Score: BM25 with field weights (BM25F-style: a term's count in a field counts WEIGHTS[field]
 times, and a record's length is the weighted number of characters of its fields, which costs
 nothing to measure, unlike a word count, on the records that hold no query term):
 
     score = sum over distinct query terms t found in the record of
-            idf(t) * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average length))
+            w(t) * idf(t) * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average length))
     idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5))
 
 N, df and the average length come from the asking project's records only. A record without a
@@ -120,9 +125,10 @@ def fold(text):
 
 
 def words(folded):
-    """The words of folded text; a Hangul, kana or Han run longer than 2 characters becomes its
-    overlapping 2-character pieces ("보관하나요" -> 보관 관하 하나 나요), so a word still matches
-    when a particle or an ending is attached to it ("로그는" holds "로그")."""
+    """The words of folded text. A Hangul word loses its particles and endings ("로그는" ->
+    로그, "보관하나요" -> 보관) or is dropped as a Korean stopword; then a Hangul, kana or Han
+    run longer than 2 characters becomes its overlapping 2-character pieces ("데이터베이스" ->
+    데이 이터 터베 베이 이스)."""
     found = _WORD.findall(folded)
     if folded.isascii():
         return found
@@ -200,6 +206,7 @@ class Scorer:
         self.terms = query_terms
         self.weights = weights or [1.0] * len(query_terms)
         self.index = {}  # folded word -> position of its term in query_terms, or -1
+        self.positions = {t: i for i, t in enumerate(query_terms)}
         self.needles = [n for t in query_terms for n in needles(t)]
         self.count = 0  # N
         self.total_length = 0.0
@@ -235,8 +242,7 @@ class Scorer:
             self.hits.append((tuple(counts), length, offset, rec["decided_at"], rec["id"]))
 
     def _position(self, word):
-        t = term(word)
-        i = self.terms.index(t) if t in self.terms else -1
+        i = self.positions.get(term(word), -1)
         self.index[word] = i
         return i
 
