@@ -39,6 +39,15 @@ def test_the_packaged_lexicon_loads_and_bridges_korean_and_english():
     assert "pagin" in lx.expand(rank.terms("paging"))  # an English synonym group
 
 
+def test_no_packaged_entry_is_in_two_groups():
+    """Two groups that share an entry would join two meanings (Snowball maps "production" and
+    "product" to one stem, "responsive" and "response" too: such spellings stay out)."""
+    seen = {}
+    for i, group in enumerate(lexicon.load().groups()):
+        for entry in group:
+            assert seen.setdefault(entry, i) == i, (entry, group)
+
+
 def test_expansion_weights_split_over_an_entrys_terms_and_keep_the_query_terms():
     lx = lexicon.Lexicon()
     lx.add(lexicon.lines("database, db, 데이터베이스\n", "t"))
