@@ -20,8 +20,8 @@ For the questions with no relevant decision, `quiet` is the share that got no re
 
 --questions reads another question file of the same format (default bench/eval/questions.json);
 the ledger is --ledger when given, else the file's "ledger" key (a path relative to the file)
-when it has one, else bench/eval/ledger.jsonl; --split takes any split name the file uses (dev, test, blind, ...); without it every
-split of the file is printed, in the order they first appear.
+when it has one, else bench/eval/ledger.jsonl. --split takes any split name the file uses (dev,
+test, blind, ...); without it every split of the file is printed, in the order they first appear.
 """
 import argparse
 import json
