@@ -61,9 +61,22 @@ def fixture(n: int) -> tuple[str, float]:
     path.mkdir(parents=True)
     t0 = time.perf_counter()
     repo, goal = fx.make_started_repo(path / "repo")
-    fx.write_history(repo, goal, n, index=True)
+    # in a child process: the fixture's memory must not count in the peak RSS of the calls
+    # measured later (a forked child starts with its parent's resident pages)
+    subprocess.run([sys.executable, str(HERE / "history_fixture.py"), repo, goal, str(n)],
+                   check=True, stdout=subprocess.DEVNULL)
     done.write_text("ok\n")
     return repo, time.perf_counter() - t0
+
+
+def _compiled(src: Path) -> bool:
+    """Whether `src` has bytecode that Python will use instead of compiling it again."""
+    import importlib.util
+    pyc = Path(importlib.util.cache_from_source(str(src)))
+    try:
+        return pyc.stat().st_mtime >= src.stat().st_mtime
+    except OSError:
+        return False
 
 
 def measure(argv, cwd, env) -> tuple[float, float, str, float]:
@@ -91,10 +104,12 @@ def main() -> None:
     args = ap.parse_args()
     env = dict(fx.ENV)
     pylib = Path(args.ha).resolve().parents[1] / "pylib"
-    compiled = any(pylib.rglob("__pycache__/*.pyc"))
+    sources = list(pylib.rglob("*.py"))
+    fresh = sum(1 for src in sources if _compiled(src))
+    compiled = fresh == len(sources)
     print(f"ha history at scale: median of {args.runs} runs; python {sys.version.split()[0]}; "
           f"PYTHONDONTWRITEBYTECODE={'set' if os.environ.get('PYTHONDONTWRITEBYTECODE') else 'unset'}"
-          f"; compiled bytecode of the package: {'present' if compiled else 'none'}"
+          f"; up-to-date bytecode for {fresh} of {len(sources)} modules"
           f"; ha = {args.ha}")
     if os.environ.get("PYTHONDONTWRITEBYTECODE") and not compiled:
         print("  (every call compiles the package from source: `python -m compileall pylib` "

@@ -91,11 +91,23 @@ def test_views_never_write_the_index(started):
     assert after == before
 
 
+def _forged_state(state: bytes, field: int, delta: int) -> bytes:
+    """index.state with one number changed and its own sha256 recomputed (a careful forger)."""
+    parts = state.rstrip(b"\n").split(b" ")[:-1]
+    parts[field] = b"%d" % (int(parts[field]) + delta)
+    text = b" ".join(parts)
+    return text + b" " + hashlib.sha256(text).hexdigest().encode() + b"\n"
+
+
 @pytest.mark.parametrize("damage", ["garbage", "empty", "edited fact", "stale copy",
-                                    "state of another size"])
+                                    "state of another size", "state of another index",
+                                    "torn state", "edited fact, mtime restored",
+                                    "edited slot, mtime restored", "slots cut",
+                                    "state missing"])
 def test_an_index_that_disagrees_is_not_trusted(started, damage):
     history(started)
-    _, _, idx, _ = paths(started)
+    d, _, idx, _ = paths(started)
+    state, slots = d / "index.state", d / "index.slots"
     truth = views(started)
     data = idx.read_bytes()
     if damage == "garbage":
@@ -103,15 +115,25 @@ def test_an_index_that_disagrees_is_not_trusted(started, damage):
     elif damage == "empty":
         idx.write_bytes(b"")
     elif damage == "edited fact":   # D1 no longer superseded, per the index
-        idx.write_bytes(data.replace(b" s=1\n", b" s=\n"))
+        idx.write_bytes(data.replace(b" s=1 c=", b" s= c="))
     elif damage == "stale copy":    # an index from before the last add
         receipt(obs(started, "다섯"))
         truth = views(started)
         idx.write_bytes(data)
-    else:                           # a state that claims another events size
-        head = data[:512].split()
-        head[6] = b"%d" % (int(head[6]) + 1)
-        idx.write_bytes(b" ".join(head).ljust(511) + b"\n" + data[512:])
+    elif damage == "state of another size":     # claims another events size
+        state.write_bytes(_forged_state(state.read_bytes(), 6, 1))
+    elif damage == "state of another index":    # claims another index ctime
+        state.write_bytes(_forged_state(state.read_bytes(), 13, -1))
+    elif damage == "torn state":
+        state.write_bytes(state.read_bytes()[:40])
+    elif damage == "edited fact, mtime restored":
+        _edit_keeping_mtime(idx, lambda b: b.replace(b" s=1 c=", b" s=2 c="))
+    elif damage == "edited slot, mtime restored":   # D1's newest citer forgotten
+        _edit_keeping_mtime(slots, lambda b: b[:8] + bytes(8) + b[16:])
+    elif damage == "slots cut":
+        slots.write_bytes(slots.read_bytes()[:-16])
+    else:
+        state.unlink()
     assert scan(started)[0].cached is False
     assert views(started) == truth
     n = len(truth[1]["events"])
@@ -120,14 +142,26 @@ def test_an_index_that_disagrees_is_not_trusted(started, damage):
     assert scan(started)[0].cached is True
 
 
-@pytest.mark.parametrize("name", ["index", "index.tmp"])
+def test_a_state_rewritten_as_it_was_is_still_trusted(started):
+    """The control for the forged states above: the same numbers with a recomputed sha256
+    are trusted, so those are refused for the number they change, not for the rewrite."""
+    history(started)
+    state = store_dir(started) / "index.state"
+    state.write_bytes(_forged_state(state.read_bytes(), 6, 0))
+    assert scan(started)[0].cached is True
+    state.write_bytes(_forged_state(state.read_bytes(), 6, 1))
+    assert scan(started)[0].cached is False
+
+
+@pytest.mark.parametrize("name", ["index", "index.slots", "index.state", "index.tmp",
+                                  "index.slots.tmp"])
 def test_index_paths_follow_the_store_rules(started, tmp_path, name):
     history(started)
     d = store_dir(started)
     outside = tmp_path / "elsewhere"
-    outside.write_bytes((d / "index").read_bytes())
-    if name == "index":
-        (d / "index").unlink()
+    outside.write_bytes((d / name.replace(".tmp", "")).read_bytes())
+    if (d / name).exists():
+        (d / name).unlink()
     (d / name).symlink_to(outside)
     before = snapshot(started)
     refused(ha("history", GOAL, "current", cwd=started), "history_unreadable", 70)

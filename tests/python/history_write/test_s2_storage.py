@@ -26,7 +26,8 @@ def view(repo):
 def test_store_location_and_files(started):
     receipt(obs(started))
     d = git_common_dir(started) / "ha" / "history" / start_key(started)
-    assert sorted(p.name for p in d.iterdir()) == ["events.jsonl", "index", "last", "lock"]
+    assert sorted(p.name for p in d.iterdir()) == ["events.jsonl", "index", "index.slots",
+                                                   "index.state", "last", "lock"]
     assert d == store_dir(started)
     # not tracked by git and not in the worktree
     assert git(started, "status", "--porcelain").stdout == ""

@@ -184,7 +184,7 @@ class Facts:
     store: object = None                              # to find lines again (location)
     _keys: array | None = None
     chunks: list = field(default_factory=list)        # index: (first seq, byte position)
-    index_pos: int = 512
+    index_pos: int = 0
     _codes: dict | None = None                        # run head -> lineage code (index)
     _codes_match: dict | None = None
 

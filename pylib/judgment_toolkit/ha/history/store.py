@@ -1,5 +1,5 @@
 """The decision-history store: <git-common-dir>/ha/history/<start-sha256>/{events.jsonl,last,lock,
-index}.
+index, index.slots, index.state}.
 
 Every path component is opened relative to its parent's fd without following symlinks and
 checked with fstat/lstat: a symlink, a non-regular file or folder, or a file with more than
@@ -26,7 +26,7 @@ from . import index
 from .verify import StoredEvent, check_last, parse_last
 
 EVENTS, LAST, LOCK, TMP = "events.jsonl", "last", "lock", "last.tmp"
-TEMPS = (TMP, index.TMP)
+TEMPS = (TMP, index.TMP, index.SLOTS_TMP)
 _sha256 = hashlib.sha256
 
 
@@ -122,7 +122,7 @@ class Store:
         try:
             self._check_temps(dfd)
             found = False
-            for name in (LOCK, index.NAME, LAST, EVENTS):
+            for name in (LOCK, *index.FILES, LAST, EVENTS):
                 fd = self._open_file(dfd, name)
                 if fd is not None:
                     os.close(fd)
@@ -239,9 +239,55 @@ class Store:
             raise corrupt(f"{self.events_path} changed: no event line at byte {offset}")
         return raw[:-1]
 
+    def open_index(self):
+        """The trusted index of this store, read under the shared lock, for a view that
+        reads a few events by seq (pointfacts); None when there is none or it does not agree
+        with the files (the caller takes the full pass, which decides). The caller closes
+        the result, which releases the lock."""
+        dfd = self._open_dir()
+        if dfd is None:
+            return None
+        lfd = fd = None
+        try:
+            self._check_temps(dfd)
+            lfd = self._open_file(dfd, LOCK)
+            if lfd is None:
+                return None
+            try:
+                fcntl.flock(lfd, fcntl.LOCK_SH)
+            except OSError as exc:
+                raise unreadable(f"cannot lock {self.lock_path}: {_why(exc)}") from None
+            fd = self._open_file(dfd, EVENTS)
+            if fd is None:
+                return None
+            try:
+                last = parse_last(_read_last(self, dfd), self.last_path)
+                trusted = index.check(self, dfd, self.key, last, os.fstat(fd))
+            except (HistoryError, index.Unusable, OSError):
+                return None
+            trusted.lock, lfd = lfd, None
+            return trusted
+        finally:
+            for f in (fd, lfd, dfd):
+                if f is not None:
+                    os.close(f)
+
     # -- writes ------------------------------------------------------------------------
     def write_lock(self) -> "WriteLock":
         return WriteLock(self)
+
+
+def _read_last(store: Store, dfd: int):
+    """The bytes of `last` (None when it does not exist)."""
+    fd = store._open_file(dfd, LAST)
+    if fd is None:
+        return None
+    try:
+        return os.read(fd, model.LAST_MAX + 1)
+    except OSError as exc:
+        raise unreadable(f"cannot read {store.last_path}: {_why(exc)}") from None
+    finally:
+        os.close(fd)
 
 
 class Scan:
@@ -307,16 +353,7 @@ class Scan:
             os.close(dfd)
 
     def _read_last(self, dfd):
-        fd = self.store._open_file(dfd, LAST)
-        if fd is None:
-            return None
-        try:
-            data = os.read(fd, model.LAST_MAX + 1)
-        except OSError as exc:
-            raise unreadable(f"cannot read {self.store.last_path}: {_why(exc)}") from None
-        finally:
-            os.close(fd)
-        return data
+        return _read_last(self.store, dfd)
 
     def _read_all(self, dfd):
         fd = self.store._open_file(dfd, EVENTS)
@@ -338,63 +375,68 @@ class Scan:
             yield from self._verify(None, last_raw)
             return
         with os.fdopen(fd, "rb", buffering=0, closefd=True) as f:
-            ifd = self.store._open_file(dfd, index.NAME)  # path rules hold for it too
-            if ifd is not None:
+            trusted = self._trusted(dfd, fd, last_raw)
+            if trusted is not None:
                 try:
-                    if self.trust_index:
-                        state = self._trusted(ifd, fd, last_raw)
-                        if state is not None:
-                            yield from self._from_index(ifd, state)
-                            return
+                    yield from self._from_index(trusted)
                 finally:
-                    os.close(ifd)
+                    if self.request_id is None:   # add keeps it open (WriteLock closes it)
+                        trusted.close()
+                return
             if self.sink is not None:
                 self.sink.start_rebuild()
             yield from self._verify(_Lines(f, self.store.events_path), last_raw)
 
-    def _trusted(self, ifd, fd, last_raw):
+    def _trusted(self, dfd, fd, last_raw):
+        """The index when this scan may use it and it agrees with the files, else None. Its
+        files obey the path rules even when they are not used (history_unreadable)."""
+        for name in index.FILES:
+            ifd = self.store._open_file(dfd, name)
+            if ifd is not None:
+                os.close(ifd)
+        if not self.trust_index:
+            return None
         last = parse_last(last_raw, self.store.last_path)
         try:
-            return index.check(ifd, self.store.key, last, os.fstat(fd))
+            return index.check(self.store, dfd, self.store.key, last, os.fstat(fd))
         except (index.Unusable, OSError):
             return None
 
-    def _from_index(self, ifd, state):
+    def _index_failed(self, exc):
+        # the state agreed with the files, so this is not damage of the index: a bug; say so
+        return unreadable(f"{self.store.index_path} cannot be read ({exc}); delete it "
+                          "to read the history without it")
+
+    def _from_index(self, trusted):
         corrections = self.last_correction
+        state = trusted.state
         if self.request_id is not None:     # add: only what it needs, per chunk
-            yield from self._for_add(ifd, state)
-            return
-        if self.chunks:
-            try:
-                yield from index.chunks(ifd, state)
-            except (index.Unusable, OSError) as exc:
-                raise unreadable(f"{self.store.index_path} cannot be read ({exc}); delete it "
-                                 "to read the history without it") from None
-            self.count, self.head_sha256, self.cached = state.count, state.head, True
+            yield from self._for_add(trusted)
             return
         try:
-            for ev in index.events(ifd, state, self.store.read_raw):
-                if corrections is not None:
-                    for target in ev.supersedes:
-                        corrections[f"D{target}"] = f"D{ev.seq}"
-                yield ev
+            if self.chunks:
+                yield from index.chunks(trusted)
+            else:
+                for ev in index.events(trusted, self.store.read_raw):
+                    if corrections is not None:
+                        for target in ev.supersedes:
+                            corrections[f"D{target}"] = f"D{ev.seq}"
+                    yield ev
         except (index.Unusable, OSError) as exc:
-            # the digest matched, so this is not damage of the index: a bug; say so
-            raise unreadable(f"{self.store.index_path} cannot be read ({exc}); delete it "
-                             "to read the history without it") from None
+            raise self._index_failed(exc) from None
         self.count, self.head_sha256, self.cached = state.count, state.head, True
+        self.index_state = trusted
 
-    def _for_add(self, ifd, state):
-        """The event stored under the add's request id (if any), and every correction into
-        `last_correction`, from the index's lines without one object per event."""
-        corrections = self.last_correction
+    def _for_add(self, trusted):
+        """The event stored under the add's request id (if any), found in the index's lines
+        without one object per event; `last_correction` answers through the index's reverse
+        links for the ids add asks about."""
+        self.index_state = trusted          # WriteLock closes it
+        if self.last_correction is not None:
+            self.last_correction = _LastCorrection(trusted, self.store.index_path)
         needle = b" r=" + self.request_id.encode() + b" "   # request ids hold no space
         try:
-            for chunk in index.chunks(ifd, state):
-                if corrections is not None:
-                    for b, corrected in index.corrections(chunk):
-                        for a in corrected:
-                            corrections[f"D{a}"] = f"D{b}"
+            for chunk in index.chunks(trusted):
                 k = chunk.find(needle)
                 if k >= 0:
                     start = chunk.rfind(b"\n", 0, k) + 1
@@ -402,10 +444,9 @@ class Scan:
                     head = line.split(b" ", 3)
                     yield index.decode(line, int(head[1]), int(head[2]), self.store.read_raw)
         except (index.Unusable, OSError) as exc:
-            raise unreadable(f"{self.store.index_path} cannot be read ({exc}); delete it "
-                             "to read the history without it") from None
-        self.count, self.head_sha256, self.cached = state.count, state.head, True
-        self.index_state = state
+            raise self._index_failed(exc) from None
+        self.count, self.head_sha256, self.cached = trusted.state.count, trusted.state.head, True
+        self.index_state = trusted
 
     def _verify(self, lines, last_raw):
         key, path = self.store.key, self.store.events_path
@@ -441,6 +482,28 @@ class Scan:
         self.count, self.head_sha256 = seq, prev
         self.last_behind = check_last(last, seq, prev, before, self.store.last_path,
                                        lines is None)
+
+
+class _LastCorrection:
+    """Scan.last_correction from a trusted index: "D<a>" -> "D<b>" of the newest event that
+    supersedes D<a>, looked up for the ids asked (add asks for those its event supersedes)."""
+
+    def __init__(self, trusted, path: str):
+        self._t, self._path = trusted, path
+
+    def get(self, key: str, default=None):
+        body = key[1:] if key[:1] == "D" else ""
+        if not (body.isascii() and body.isdigit()) or len(body) > 19:
+            return default
+        a = int(body)
+        if not 1 <= a <= self._t.state.count:
+            return default
+        try:
+            b = self._t.last_correction(a)
+        except (index.Unusable, OSError) as exc:
+            raise unreadable(f"{self._path} cannot be read ({exc}); delete it to read the "
+                             "history without it") from None
+        return f"D{b}" if b else default
 
 
 class _Lines:
@@ -501,6 +564,8 @@ class WriteLock:
     def __exit__(self, *exc):
         if self.index is not None:
             self.index.abandon()
+        if self._scan is not None and self._scan.index_state is not None:
+            self._scan.index_state.close()
         for fd in (self.lfd, self.dfd):
             if fd is not None:
                 os.close(fd)

@@ -5,7 +5,7 @@ viewcli parses the command line into `Args` and calls `view`.
 from __future__ import annotations
 
 from judgment_toolkit.ha import runs
-from judgment_toolkit.ha.history import cursor, facts as factsmod, views
+from judgment_toolkit.ha.history import cursor, facts as factsmod, pointfacts, views
 from judgment_toolkit.ha.history.compare import Comparer
 from judgment_toolkit.ha.history.context import open_history
 from judgment_toolkit.ha.history.errors import HistoryError
@@ -19,12 +19,17 @@ def view(goal_arg: str, args, cwd: str | None = None) -> str:
     inp, toplevel = view_input(goal_arg, args, cwd)
     if isinstance(inp, dict):  # no store: the absent document
         return render(inp, args.format)
-    if args.view == "show":
-        model = views.show(inp, Comparer(toplevel, inp.basis).state)
-    elif args.view == "list":
-        model = views.listing(inp)
-    else:
-        model = views.current(inp)
+    try:
+        if args.view == "show":
+            model = views.show(inp, Comparer(toplevel, inp.basis).state)
+        elif args.view == "list":
+            model = views.listing(inp)
+        else:
+            model = views.current(inp)
+    finally:
+        close = getattr(inp.facts, "close", None)
+        if close is not None:   # pointfacts holds the shared lock until the view is made
+            close()
     return render(model, args.format)
 
 
@@ -42,19 +47,28 @@ def view_input(goal_arg: str, args, cwd: str | None = None):
 
     basis = _basis(ctx.chain, args, query, page, since)
     want = (since.end,) if since is not None and since.end else ()
-    f = factsmod.collect(ctx.store, basis, query,
-                         end=page.boundary.end if page is not None else None,
-                         want_sha=want, selector=args.selector)
-    if page is not None:
-        _check_boundary(page.boundary, f.end, f.end_sha, "--page")
-    if since is not None:
-        _check_boundary(since, f.n, f.line_sha.get(since.end), "--since")
-        if since.end > f.end:
-            raise HistoryError("cursor_mismatch", "--since: the boundary is after the range "
-                               "of this page walk")
-
+    end = page.boundary.end if page is not None else None
     g = ctx.goal
     now = views.Now(g.path, *runs.snapshot(g, ctx.rules))
+    f = None
+    if pointfacts.eligible(args.view, query, since, args.selector):
+        f = pointfacts.open_facts(ctx.store, basis, end=end, selector=args.selector)
+    if f is None:
+        f = factsmod.collect(ctx.store, basis, query, end=end, want_sha=want,
+                             selector=args.selector)
+    try:
+        if page is not None:
+            _check_boundary(page.boundary, f.end, f.end_sha, "--page")
+        if since is not None:
+            _check_boundary(since, f.n, f.line_sha.get(since.end), "--since")
+            if since.end > f.end:
+                raise HistoryError("cursor_mismatch", "--since: the boundary is after the "
+                                   "range of this page walk")
+    except BaseException:
+        close = getattr(f, "close", None)
+        if close is not None:
+            close()
+        raise
     inp = views.Input(store=ctx.store, key=key, basis=basis, facts=f, now=now, query=query,
                       chain_ok=ctx.chain.ok, since=since, since_text=args.since,
                       pos=page.pos if page is not None else (
