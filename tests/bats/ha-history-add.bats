@@ -27,7 +27,7 @@ field() { # field <json> <key>
   run "$HA" history "$GOAL" add --kind 원인 --status 기각 --summary "첫 항목 가정이 아니라 입력 버퍼 경계가 원인이다" --target AC-1 --supersedes D1
   [ "$(field "$output" id)" = D4 ]
   [ "$(wc -l <"$STORE/events.jsonl")" -eq 4 ]
-  [ "$(ls "$STORE")" = "$(printf 'events.jsonl\nindex\nlast\nlock')" ]
+  [ "$(ls "$STORE")" = "$(printf 'events.jsonl\nindex\nindex.slots\nindex.state\nlast\nlock')" ]
 }
 
 @test "resending the same request replays the original receipt and writes nothing" {

@@ -183,8 +183,7 @@ class Facts:
     successors: list = field(default_factory=list)    # show: seqs citing it, in store order
     store: object = None                              # to find lines again (location)
     _keys: array | None = None
-    chunks: list = field(default_factory=list)        # index: (first seq, byte position)
-    index_pos: int = 0
+    from_index: bool = False                          # lines are found through the index
     _codes: dict | None = None                        # run head -> lineage code (index)
     _codes_match: dict | None = None
 
@@ -246,9 +245,8 @@ class Facts:
     def location(self, seq: int) -> tuple:
         """(offset, length) of event `seq`'s line: from its index line when the facts came
         from the index, else found from the nearest kept offset."""
-        if self.chunks:
-            i = bisect_left(self.chunks, (seq + 1, -1)) - 1
-            p = self.store.index_line(self.chunks[i][1], seq)
+        if self.from_index:
+            p = self.store.index_line(seq)
             return int(p[2]), int(p[3])
         k = (seq - 1) // ANCHOR
         offset, skip = self.anchors[k], seq - 1 - k * ANCHOR
@@ -345,8 +343,7 @@ def _chunk(f: Facts, data: bytes, basis, query: Query, end, want, selector) -> b
     if stop < last:                     # cut the chunk after line `stop`
         data = data[:data.find(b"\nE %d " % (stop + 1)) + 1]
     f.end_sha = _line_of(data, stop)[4].decode("ascii")
-    f.chunks.append((first, f.index_pos))
-    f.index_pos += len(data)
+    f.from_index = True
     flags = f.flags
     if not query.targets:
         codes = f._codes_match if f._codes_match is not None else _LineageCodes(basis, _MATCH)

@@ -50,10 +50,15 @@ def run(goal_arg: str, argv, cwd: str | None = None) -> str:
     if isinstance(inp, dict):
         return "history: absent\n"
     inp.limit = max(1, inp.facts.end)  # every event in range: one page
-    inp.store = capture = _BuildsOn(inp.store)
-    model = views.listing(inp)
-    builds_on = {item["id"]: capture.of(inp.facts.location(item["seq"])[0])
-                 for item in model["events"]}
+    store = inp.store
+    inp.store = capture = _BuildsOn(store)
+    try:
+        model = views.listing(inp)
+        builds_on = {item["id"]: capture.of(inp.facts.location(item["seq"])[0])
+                     for item in model["events"]}
+    finally:
+        inp.store = store
+        viewrun.release(inp)
     source = mermaid(model, builds_on)
     return f"```mermaid\n{source}```\n" if fmt == "md" else source
 

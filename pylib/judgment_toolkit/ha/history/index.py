@@ -175,18 +175,9 @@ class Trusted:
         """The fields of event `seq`'s E line (checked to name `seq`)."""
         got = self._lines.get(seq)
         if got is None:
-            pos = self.slot(seq)[0]
-            data, size = b"", 512
-            while True:
-                data = os.pread(self.ifd, size, pos)
-                end = data.find(b"\n")
-                if end >= 0 or len(data) < size:
-                    break
-                size *= 4
-            got = data[:end].split(b" ") if end >= 0 else []
-            if len(got) != 12 or got[0] != b"E" or got[1] != b"%d" % seq:
-                raise Unusable(f"bad line for D{seq}")
-            self._lines[seq] = got
+            if not 1 <= seq <= self.state.count:
+                raise Unusable(f"no slot for D{seq}")
+            got = self._lines[seq] = line_at(self.ifd, self.sfd, seq)
         return got
 
     def citers(self, a: int, end: int) -> list:
@@ -213,6 +204,24 @@ class Trusted:
             except ValueError:
                 raise Unusable(f"bad line for D{b}") from None
         return 0
+
+
+def line_at(ifd: int, sfd: int, seq: int) -> list:
+    """The fields of event `seq`'s E line, found through its slot (checked to name `seq`)."""
+    data = os.pread(sfd, SLOT.size, (seq - 1) * SLOT.size)
+    if seq < 1 or len(data) != SLOT.size:
+        raise Unusable(f"no slot for D{seq}")
+    pos, size = SLOT.unpack(data)[0], 512
+    while True:
+        data = os.pread(ifd, size, pos)
+        end = data.find(b"\n")
+        if end >= 0 or len(data) < size:
+            break
+        size *= 4
+    got = data[:end].split(b" ") if end >= 0 else []
+    if len(got) != 12 or got[0] != b"E" or got[1] != b"%d" % seq:
+        raise Unusable(f"bad line for D{seq}")
+    return got
 
 
 def check(store, dfd: int, key: str, last, events_st) -> Trusted:

@@ -48,6 +48,8 @@ class Store:
         self.lock_path = os.path.join(self.dir, LOCK)
         self.tmp_path = os.path.join(self.dir, TMP)
         self.index_path = os.path.join(self.dir, index.NAME)
+        self._index_files = None        # index_line: (index, index.slots), closed with self
+        self._events_file = None        # read_raw / read_lines: events.jsonl, closed with self
 
     # -- path walking ------------------------------------------------------------------
     def _open_dir(self, create: bool = False):
@@ -170,48 +172,60 @@ class Store:
         with os.fdopen(fd, "rb", buffering=0, closefd=True) as f:
             yield from _Lines(f, self.events_path)
 
-    def index_line(self, pos: int, seq: int) -> list:
-        """The fields of event `seq`'s line in the index, searched from byte `pos` (a chunk
-        start a trusted scan reported; the index is derived, so the events line read with
-        them is checked against the sha256 it names)."""
-        dfd = self._open_dir()
-        if dfd is None:
-            raise corrupt(f"{self.events_path} disappeared")
+    def index_line(self, seq: int) -> list:
+        """The fields of event `seq`'s line in the index, found through index.slots, for a
+        view whose facts a trusted index gave (the events line read with them is checked to
+        be event `seq`). The two files stay open for the next call (a graph asks for every
+        event); seqs never move in them, an add only appends."""
+        if self._index_files is None:
+            dfd = self._open_dir()
+            if dfd is None:
+                raise corrupt(f"{self.events_path} disappeared")
+            try:
+                fds = [self._open_file(dfd, name) for name in (index.NAME, index.SLOTS)]
+            finally:
+                os.close(dfd)
+            files = [os.fdopen(fd, "rb", buffering=0) for fd in fds if fd is not None]
+            if len(files) != 2:
+                for f in files:
+                    f.close()
+                raise corrupt(f"{self.index_path} disappeared while it was read")
+            self._index_files = files
         try:
-            fd = self._open_file(dfd, index.NAME)
-        finally:
-            os.close(dfd)
-        if fd is None:
-            raise corrupt(f"{self.index_path} disappeared while it was read")
-        try:
-            data = os.pread(fd, index.CHUNK + (1 << 16), pos)
-        finally:
-            os.close(fd)
-        k = 0 if data.startswith(b"E %d " % seq) else data.find(b"\nE %d " % seq) + 1
-        end = data.find(b"\n", k)
-        if k <= 0 and not data.startswith(b"E %d " % seq) or end < 0:
-            raise corrupt(f"{self.index_path} changed while it was read (no D{seq})")
-        return data[k:end].split(b" ")
+            return index.line_at(*(f.fileno() for f in self._index_files), seq)
+        except (index.Unusable, OSError):
+            raise corrupt(f"{self.index_path} changed while it was read (no D{seq})") from None
+
+    def close(self) -> None:
+        """Close the index files index_line keeps open (a Store can be used again)."""
+        for f in (*(self._index_files or ()), self._events_file):
+            if f is not None:
+                f.close()
+        self._index_files = self._events_file = None
 
     def _open_events(self) -> int:
-        """A safe read fd on events.jsonl; history_corrupt when it has disappeared."""
-        dfd = self._open_dir()
-        if dfd is None:
-            raise corrupt(f"{self.events_path} disappeared")
-        try:
-            fd = self._open_file(dfd, EVENTS)
-        finally:
-            os.close(dfd)
-        if fd is None:
-            raise corrupt(f"{self.events_path} disappeared")
-        return fd
+        """A safe read fd on events.jsonl, kept open for the next read of this Store (a view
+        reads its page's events, a graph every event; the file is only appended to);
+        history_corrupt when it has disappeared."""
+        if self._events_file is None:
+            dfd = self._open_dir()
+            if dfd is None:
+                raise corrupt(f"{self.events_path} disappeared")
+            try:
+                fd = self._open_file(dfd, EVENTS)
+            finally:
+                os.close(dfd)
+            if fd is None:
+                raise corrupt(f"{self.events_path} disappeared")
+            self._events_file = os.fdopen(fd, "rb", buffering=0)
+        return self._events_file.fileno()
 
     def read_lines(self, offset: int, count: int) -> list:
         """`count` whole lines (without LF) from byte `offset` of events.jsonl."""
         fd = self._open_events()
         lines, rest = [], b""
         try:
-            with os.fdopen(fd, "rb", buffering=0, closefd=True) as f:
+            with os.fdopen(fd, "rb", buffering=0, closefd=False) as f:
                 f.seek(offset)
                 while len(lines) < count:
                     chunk = f.read(1 << 16)
@@ -233,8 +247,6 @@ class Store:
             raw = os.pread(fd, length + 1, offset)
         except OSError as exc:
             raise unreadable(f"cannot read {self.events_path}: {_why(exc)}") from None
-        finally:
-            os.close(fd)
         if len(raw) != length + 1 or not raw.endswith(b"\n"):
             raise corrupt(f"{self.events_path} changed: no event line at byte {offset}")
         return raw[:-1]

@@ -27,10 +27,17 @@ def view(goal_arg: str, args, cwd: str | None = None) -> str:
         else:
             model = views.current(inp)
     finally:
-        close = getattr(inp.facts, "close", None)
-        if close is not None:   # pointfacts holds the shared lock until the view is made
-            close()
+        release(inp)
     return render(model, args.format)
+
+
+def release(inp) -> None:
+    """Close what a view input holds open: pointfacts' index files and shared lock, the
+    store's index files."""
+    close = getattr(inp.facts, "close", None)
+    if close is not None:
+        close()
+    inp.store.close()
 
 
 def view_input(goal_arg: str, args, cwd: str | None = None):
@@ -68,6 +75,7 @@ def view_input(goal_arg: str, args, cwd: str | None = None):
         close = getattr(f, "close", None)
         if close is not None:
             close()
+        ctx.store.close()
         raise
     inp = views.Input(store=ctx.store, key=key, basis=basis, facts=f, now=now, query=query,
                       chain_ok=ctx.chain.ok, since=since, since_text=args.since,
