@@ -12,10 +12,16 @@ Metrics at the 3-result cap, averaged over the questions that have a relevant de
   nDCG@3       gain 2^grade - 1, discount log2(rank + 1), divided by the ideal ordering's;
   success@3    at least one relevant result among the first 3;
   reachable    the ideal P@3 counting only the relevant decisions that share a term (judgment.rank)
-               with the question: the most any word-based ranking can find.
+               with the question, its own or one the lexicon adds: the most the relevance
+               ranking could find.
 For the questions with no relevant decision, `quiet` is the share that got no result at all.
 
-    .venv/bin/python bench/rank_eval.py [--split dev|test|all] [--show]
+    .venv/bin/python bench/rank_eval.py [--questions FILE] [--ledger FILE] [--split NAME|all] [--show]
+
+--questions reads another question file of the same format (default bench/eval/questions.json);
+the ledger is --ledger when given, else the file's "ledger" key (a path relative to the file)
+when it has one, else bench/eval/ledger.jsonl. --split takes any split name the file uses (dev,
+test, blind, ...); without it every split of the file is printed, in the order they first appear.
 """
 import argparse
 import json
@@ -33,8 +39,19 @@ LEDGER = EVAL / "ledger.jsonl"
 CUT = search.MAX_LIMIT
 
 
-def load():
-    return json.loads((EVAL / "questions.json").read_text(encoding="utf-8"))
+QUESTIONS = EVAL / "questions.json"
+
+
+def load(path=QUESTIONS, ledger=None):
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if ledger is None and data.get("ledger"):
+        ledger = Path(path).parent / data["ledger"]
+    data["ledger_path"] = Path(ledger) if ledger else LEDGER
+    return data
+
+
+def splits_of(data):
+    return list(dict.fromkeys(q["split"] for q in data["questions"]))
 
 
 def decisions(project, ledger=LEDGER):
@@ -43,9 +60,9 @@ def decisions(project, ledger=LEDGER):
 
 
 def reachable(question, relevant, records):
-    """min(relevant decisions sharing a term with the question, 3) / 3."""
+    """min(relevant decisions sharing a query term with the question, 3) / 3."""
     from judgment_toolkit.judgment import rank
-    wanted = set(rank.terms(question))
+    wanted = set(rank.query_terms(question)[0])  # its own terms and the lexicon's
     share = [i for i in relevant
              if wanted & set(rank.terms(" ".join([records[i]["question"], records[i]["answer"],
                                                    records[i]["rationale"], *records[i]["tags"]])))]
@@ -72,13 +89,14 @@ def evaluate(mode, split, data=None):
     """{"questions", "answerable", "p@3", "ideal p@3", "ndcg@3", "success@3", "reachable p@3",
     "quiet", "runs"}."""
     data = data or load()
-    records = decisions(data["project"])
+    ledger = data.get("ledger_path", LEDGER)
+    records = decisions(data["project"], ledger)
     rows, quiet, unanswerable, runs = [], 0, 0, {}
     for q in data["questions"]:
         if split != "all" and q["split"] != split:
             continue
         relevant = {k: v for k, v in q["relevant"].items() if v > 0}
-        found = ranked_ids(data["project"], q["question"], mode)
+        found = ranked_ids(data["project"], q["question"], mode, ledger)
         runs[q["id"]] = found
         if relevant:
             rows.append(scores(found, relevant) + (reachable(q["question"], relevant, records),))
@@ -93,11 +111,16 @@ def evaluate(mode, split, data=None):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--split", choices=("dev", "test", "all"))
+    ap.add_argument("--questions", default=str(QUESTIONS), help="question file (JSON)")
+    ap.add_argument("--ledger", help="the ledger the questions are about (JSONL)")
+    ap.add_argument("--split", help="a split name of the file, or all (default: each split)")
     ap.add_argument("--show", action="store_true", help="print every question's results")
     args = ap.parse_args()
-    data = load()
-    splits = [args.split] if args.split else ["dev", "test"]
+    data = load(args.questions, args.ledger)
+    known = splits_of(data)
+    if args.split and args.split != "all" and args.split not in known:
+        ap.error(f"--split {args.split!r}: {args.questions} has the splits {', '.join(known)}")
+    splits = [args.split] if args.split else known
     print("| split | mode | questions (answerable) | P@3 | ideal P@3 | P@3 / ideal | nDCG@3 "
           "| success@3 | quiet on unanswerable | reachable P@3 | P@3 / reachable |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")

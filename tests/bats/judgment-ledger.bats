@@ -206,6 +206,24 @@ add() { # add PROJECT QUESTION [more flags...]
   [ "$stderr" = "judgment-ledger: recall: rank: must be match or relevance, not 'fuzzy'" ]
 }
 
+@test "relevance: a Korean question finds an English decision; HARNESS_JUDGMENT_LEXICON adds a team's words" {
+  add demo "Run schema migrations automatically during deploy?" --id migrate
+  add demo "Print the article number on the packing slip?" --id slip
+  run "$LEDGER" recall --project demo --question "배포할 때 데이터베이스 마이그레이션을 돌려도 되나요?" --rank relevance
+  [ "$status" -eq 0 ]
+  [ "$(json_eval '" ".join(i["mem_id"] for i in d)' <<<"$output")" = "judgment-ledger:migrate" ]
+  run "$LEDGER" search --project demo --query "SKU" --rank relevance
+  [ -z "$output" ]
+  printf '# our words\nsku, article number\n' >"$BATS_TEST_TMPDIR/team.txt"
+  HARNESS_JUDGMENT_LEXICON="$BATS_TEST_TMPDIR/team.txt" run "$LEDGER" search --project demo --query "SKU" --rank relevance
+  [ "$(json_eval 'd["id"]' <<<"$output")" = slip ]
+  printf 'sku\n' >"$BATS_TEST_TMPDIR/bad.txt"
+  HARNESS_JUDGMENT_LEXICON="$BATS_TEST_TMPDIR/bad.txt" run --separate-stderr "$LEDGER" search --project demo --query "SKU" --rank relevance
+  [ "$status" -eq 64 ]
+  [ -z "$output" ]
+  [ "$stderr" = "judgment-ledger: search: lexicon: HARNESS_JUDGMENT_LEXICON: $BATS_TEST_TMPDIR/bad.txt: line 1: a group needs at least two entries separated by commas" ]
+}
+
 @test "recall cuts a long question to 117 characters plus ..." {
   long="$(printf 'q%.0s' $(seq 1 130))"
   add demo "$long"

@@ -81,6 +81,19 @@ def _deps_ok(tool, command, mode="match"):
     return not missing
 
 
+def _lexicon_ok(tool, command, mode):
+    """The relevance mode's lexicon files ($HARNESS_JUDGMENT_LEXICON) load, or say why not."""
+    if mode != "relevance":
+        return True
+    from . import lexicon
+    try:
+        lexicon.check()
+    except UsageError as e:
+        _err(tool, f"{command}: {e}")
+        return False
+    return True
+
+
 # --- judgment-ledger -----------------------------------------------------------------------------
 
 APPEND_FLAGS = ("project", "question", "answer", "card_ref", "rationale", "tags", "id")
@@ -130,6 +143,8 @@ def ledger_search(argv):
         return exits.USAGE
     if not _deps_ok(LEDGER, "search", args[3]):
         return exits.NO_DEPS
+    if not _lexicon_ok(LEDGER, "search", args[3]):
+        return exits.USAGE
     from . import ledger, search
     project, query, limit, mode = args
     try:
@@ -147,6 +162,8 @@ def ledger_recall(argv):
         return exits.USAGE
     if not _deps_ok(LEDGER, "recall", args[3]):
         return exits.NO_DEPS
+    if not _lexicon_ok(LEDGER, "recall", args[3]):
+        return exits.USAGE
     from . import ledger, recall
     project, question, _, mode = args
     try:
@@ -300,6 +317,8 @@ def card_recall(argv):
         return exits.USAGE
     if not _deps_ok(CARD, "recall", args[1]["rank"]):
         return exits.NO_DEPS
+    if not _lexicon_ok(CARD, "recall", args[1]["rank"]):
+        return exits.USAGE
     from . import card
     path, v = args
     try:

@@ -4,9 +4,11 @@ Text to terms (the same function for the query and the records):
   1. NFKC normalisation (non-ASCII text only), then Unicode case folding;
   2. words: runs of letters and digits (underscore and punctuation separate words), and a change
      of script between Hangul, kana, Han and everything else also separates them ("Redis를" is
-     "redis" and "를"); a Hangul, kana or Han run longer than 2 characters is cut into its
-     overlapping 2-character pieces (bigrams, as CJK search engines do): Korean attaches
-     particles and endings to words, and Japanese and Chinese have no spaces;
+     "redis" and "를"); a Hangul word loses its particles and verb endings (KOREAN_SUFFIXES:
+     "데이터베이스를" is "데이터베이스") and is dropped when it is a KOREAN_STOPWORD; a Hangul,
+     kana or Han run longer than 2 characters is then cut into its overlapping 2-character
+     pieces (bigrams, as CJK search engines do): Japanese and Chinese have no spaces, and a
+     Korean compound still shares pieces with its parts;
   3. words shorter than MIN_LEN characters and STOPWORDS (English function words, and the
      pieces of Korean question and sentence endings) are dropped;
   4. ASCII words with a letter are stemmed with the Snowball English stemmer (snowballstemmer);
@@ -14,12 +16,15 @@ Text to terms (the same function for the query and the records):
      has no Korean stemmer and an English one must not touch other languages.
 A term matches a record's term only when they are equal: whole words, never substrings.
 
+Query terms: the query's own terms weigh 1; the lexicon (judgment.lexicon) adds synonyms and
+Korean <-> English translations with lower weights w(t), which multiply the term's score.
+
 Score: BM25 with field weights (BM25F-style: a term's count in a field counts WEIGHTS[field]
 times, and a record's length is the weighted number of characters of its fields, which costs
 nothing to measure, unlike a word count, on the records that hold no query term):
 
     score = sum over distinct query terms t found in the record of
-            idf(t) * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average length))
+            w(t) * idf(t) * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average length))
     idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5))
 
 N, df and the average length come from the asking project's records only. A record without a
@@ -72,6 +77,43 @@ _HAN = "\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3400-\u4dbf\u4e00-\u9fff\uf900-\
 _WORD = re.compile(f"[{_HANGUL}]+|[{_KANA}]+|[{_HAN}]+|[^{_HANGUL}{_KANA}{_HAN}" r"\W_]+")
 
 _CJK = re.compile(f"[{_HANGUL}{_KANA}{_HAN}]")
+_HANGUL_WORD = re.compile(f"[{_HANGUL}]")
+
+# Korean particles (조사) and the endings that 하다/되다/이다 verbs attach to a noun, taken off
+# the end of a Hangul word (longest first, again and again) while 2 characters or more remain:
+# "데이터베이스를" -> 데이터베이스, "도입할까요" -> 도입, "캐시는" -> 캐시.
+KOREAN_SUFFIXES = tuple(sorted(set("""
+에서부터 으로부터 에서는 에서도 에서의 에서만 으로는 으로도 으로서 으로써 에게는 에게서 까지는
+부터는 에서 으로 에게 한테 까지 부터 보다 처럼 마다 이나 이랑 이든 이란 에는 에도 에만 로는 로도
+로서 로써 과는 와는 과의 와의 을 를 이 가 은 는 에 로 의 도 와 과 만 랑
+할까요 하나요 합니까 합니다 하세요 해야 해요 하는 하기 하면 해서 했다 할지 하지 한다 하고 하여
+하죠 할까 할 한 해 했 되나요 될까요 됩니다 되는 되면 돼야 되어 된다 될 된 돼
+인가요 일까요 입니까 입니다 인지 이다 있나요 있을까요 없나요
+""".split()), key=len, reverse=True))
+_SUFFIXES_BY_LAST = {}
+for _suffix in KOREAN_SUFFIXES:
+    _SUFFIXES_BY_LAST.setdefault(_suffix[-1], []).append(_suffix)  # longest first, kept
+# Korean words that say nothing about a decision (question words, "we", "case", "for", endings
+# standing alone), dropped before and after stripping
+KOREAN_STOPWORDS = frozenset("""
+어떻게 언제 어디 어디서 무엇 뭐 뭘 왜 어느 어떤 어떨까요 우리 그냥 이제 지금 해당 경우 것 수 위해
+위한 대해 대한 관련 정말 계속 다시 어떻게든 아니면 또는 그리고 하지만 그래서 어때요 좋을까요 동안
+하나요 할까요 되나요 될까요 인가요 있나요 없나요 합니까 합니다 해야 하는 할지 했나요 모든 또한
+""".split())
+
+
+def strip_korean(word):
+    """A Hangul word without its particles and verb endings (see KOREAN_SUFFIXES)."""
+    while len(word) > 2:
+        for suffix in _SUFFIXES_BY_LAST.get(word[-1], ()):
+            if word.endswith(suffix) and len(word) - len(suffix) >= 2:
+                word = word[:-len(suffix)]
+                break
+        else:
+            return word
+    return word
+
+
 _STEMMER = snowballstemmer.stemmer("english")
 
 
@@ -83,14 +125,21 @@ def fold(text):
 
 
 def words(folded):
-    """The words of folded text; a Hangul, kana or Han run longer than 2 characters becomes its
-    overlapping 2-character pieces ("보관하나요" -> 보관 관하 하나 나요), so a word still matches
-    when a particle or an ending is attached to it ("로그는" holds "로그")."""
+    """The words of folded text. A Hangul word loses its particles and endings ("로그는" ->
+    로그, "보관하나요" -> 보관) or is dropped as a Korean stopword; then a Hangul, kana or Han
+    run longer than 2 characters becomes its overlapping 2-character pieces ("데이터베이스" ->
+    데이 이터 터베 베이 이스)."""
     found = _WORD.findall(folded)
     if folded.isascii():
         return found
     out = []
     for word in found:
+        if _HANGUL_WORD.match(word):
+            if word in KOREAN_STOPWORDS:
+                continue
+            word = strip_korean(word)
+            if word in KOREAN_STOPWORDS:
+                continue
         if len(word) > 2 and _CJK.match(word):
             out.extend(word[i:i + 2] for i in range(len(word) - 1))
         else:
@@ -139,12 +188,25 @@ def _fields(rec):
     return found
 
 
+def query_terms(query, env=None):
+    """([term], [weight]): the query's own terms (weight 1), then the terms that the lexicon
+    adds (judgment.lexicon: lower weights)."""
+    own = terms(query)
+    if not own:
+        return own, []
+    from . import lexicon
+    added = lexicon.check(env).expand(own)
+    return own + list(added), [1.0] * len(own) + list(added.values())
+
+
 class Scorer:
     """Accumulates the corpus statistics and the matching records of one pass."""
 
-    def __init__(self, query_terms):
+    def __init__(self, query_terms, weights=None):
         self.terms = query_terms
+        self.weights = weights or [1.0] * len(query_terms)
         self.index = {}  # folded word -> position of its term in query_terms, or -1
+        self.positions = {t: i for i, t in enumerate(query_terms)}
         self.needles = [n for t in query_terms for n in needles(t)]
         self.count = 0  # N
         self.total_length = 0.0
@@ -157,7 +219,8 @@ class Scorer:
         self.count += 1
         self.total_length += length
         needles = self.needles
-        if not any(n in fold("\0".join(text for _, text in fields)) for n in needles):
+        whole = fold("\0".join([text for _, text in fields]))
+        if not any(n in whole for n in needles):
             return  # the common case: counted, and nothing else to do
         counts = None
         for weight, text in fields:
@@ -179,8 +242,7 @@ class Scorer:
             self.hits.append((tuple(counts), length, offset, rec["decided_at"], rec["id"]))
 
     def _position(self, word):
-        t = term(word)
-        i = self.terms.index(t) if t in self.terms else -1
+        i = self.positions.get(term(word), -1)
         self.index[word] = i
         return i
 
@@ -190,11 +252,12 @@ class Scorer:
             return []
         n = self.count
         idf = [math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in self.df]
+        w = self.weights
         average = self.total_length / n or 1.0
         keys = []
         for counts, length, offset, decided_at, rec_id in self.hits:
             norm = K1 * (1 - B + B * length / average)
-            score = sum(idf[i] * c * (K1 + 1) / (c + norm) for i, c in enumerate(counts) if c)
+            score = sum(w[i] * idf[i] * c * (K1 + 1) / (c + norm) for i, c in enumerate(counts) if c)
             keys.append((round(score, SCORE_DIGITS), search.time_key(decided_at), offset, rec_id))
         # the offset makes every key unique, so ids are never compared
         return [(key[2], key[3]) for key in heapq.nlargest(limit, keys)]
@@ -202,8 +265,8 @@ class Scorer:
 
 def search_records(path, project, query, limit):
     """Up to `limit` records of `project` for `query`, best first (see the module docstring)."""
-    query_terms = terms(query)  # none (only stopwords): the pass still reads, and finds nothing
-    scorer = Scorer(query_terms)
+    # none (only stopwords): the pass still reads, and finds nothing
+    scorer = Scorer(*query_terms(query))
     for offset, rec in ledger.records(path, project):
         scorer.add(offset, rec)
     return list(_read_back(path, project, scorer.best(limit)))

@@ -20,6 +20,7 @@ Fail-open: an I/O problem is one `append skipped (...)` line on stderr and exit 
 usage: judgment-ledger search --project P --query TEXT [--limit N] [--rank match|relevance]
 Print up to N (default 3, at most 3) of the project's records, best first, one JSON
 line each. --rank (or HARNESS_JUDGMENT_RANK) chooses the ranking; match is the default.
+relevance adds synonyms from the packaged lexicon and the HARNESS_JUDGMENT_LEXICON files.
 """,
     "judgment-ledger recall": """\
 usage: judgment-ledger recall --project P --question TEXT [--rank match|relevance]

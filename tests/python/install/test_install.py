@@ -97,6 +97,7 @@ def test_the_wheel_holds_one_package_the_schemas_and_three_scripts(wheel):
     for schema in ("judgment-ledger.v1", "judgment-card.v1", "decision-history-v1",
                    "decision-receipt-v1"):
         assert f"judgment_toolkit/templates/schemas/{schema}.json" in names
+    assert "judgment_toolkit/templates/lexicon.txt" in names  # the relevance ranking's lexicon
     for tool, target in (("judgment-ledger", "judgment_toolkit.judgment.cli:ledger_main"),
                          ("judgment-card", "judgment_toolkit.judgment.cli:card_main"),
                          ("ha", "judgment_toolkit.ha.cli:console_main")):
@@ -141,6 +142,10 @@ def new_user_session(bin_dir, tmp):
     found = [json.loads(line) for line in ok(ledger, "search", "--project", "shop", "--query",
                                              "csv export").splitlines()]
     assert found == [rec]
+    # relevance: "내보내기" (export) reaches the English record through the packaged lexicon
+    assert [json.loads(line) for line in ok(ledger, "search", "--project", "shop", "--query",
+                                            "내보내기를 유지할까요", "--rank", "relevance"
+                                            ).splitlines()] == [rec]
     items = json.loads(ok(ledger, "recall", "--project", "shop", "--question", CARD["question"]))
     assert items[0]["mem_id"] == "judgment-ledger:" + out["ledger"]["id"]
     assert json.loads(ok(card, "recall", "card.json", "--project", "shop"))[

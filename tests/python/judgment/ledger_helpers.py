@@ -203,3 +203,14 @@ def closed_port():
     port = s.getsockname()[1]
     s.close()
     return port
+
+
+def relevance_ids(env, query, project="demo", command="search"):
+    """The ids that `search` (or `recall`) --rank relevance finds, best first; it must succeed
+    silently."""
+    flag = "--query" if command == "search" else "--question"
+    r = ledger(command, "--project", project, flag, query, "--rank", "relevance", env=env)
+    assert (r.returncode, r.stderr) == (0, ""), r.stderr
+    if command == "recall":
+        return [i["mem_id"].split(":", 1)[1] for i in json.loads(r.stdout)]
+    return [json.loads(line)["id"] for line in r.stdout.splitlines()]

@@ -1,5 +1,6 @@
 """search and recall never import jsonschema or ulid (Python start-up is most of a call's cost),
-and only the relevance ranking imports snowballstemmer (never append, search or recall by default)."""
+and only the relevance ranking imports snowballstemmer and reads the lexicon (never append, search or
+recall by default)."""
 import json
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from judgment_toolkit.judgment import cli
 code = cli.main(sys.argv[1:])
 heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("jsonschema", "ulid"))
 stemmer = sorted(m for m in sys.modules if m.split(".")[0] in ("snowballstemmer", "Stemmer")
-                 or m.endswith(".judgment.rank"))
+                 or m.endswith((".judgment.rank", ".judgment.lexicon")))
 print(json.dumps({"code": code, "heavy": heavy, "stemmer": stemmer}), file=sys.stderr)
 """
 
@@ -49,6 +50,7 @@ def test_relevance_loads_the_stemmer_and_still_not_jsonschema(tmp_path, ledger_f
     """The probe sees the stemmer when it is loaded, so its absence above means something."""
     result, out = probe(tmp_path, *argv)
     assert result["code"] == 0 and result["heavy"] == [] and "snowballstemmer" in result["stemmer"]
+    assert "judgment_toolkit.judgment.lexicon" in result["stemmer"]
     assert out
 
 

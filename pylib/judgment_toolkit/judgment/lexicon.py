@@ -1,0 +1,180 @@
+"""Query expansion for the relevance ranking: groups of words that mean the same thing.
+
+A lexicon is UTF-8 text, one group per line, entries separated by commas; an entry is a word or
+a phrase ("deploy, release, rollout, 배포"). Lines that start with # and blank lines are ignored.
+Every entry is analysed into terms by the ranking's own analysis (judgment.rank.terms: case
+folding, stems, Korean bigrams), so a group speaks of terms, not spellings.
+
+Expansion: a group fires for a query when every term of one of its entries is among the query's
+terms; the terms of its other entries that the query lacks are added, each with the weight
+EXPANSION_WEIGHT divided by the number of terms of its entry (a 5-bigram Korean word weighs no
+more than one English word), and a term added by two groups keeps the larger weight.
+
+The packaged lexicon (judgment_toolkit/templates/lexicon.txt, general software-team vocabulary)
+is always read; $HARNESS_JUDGMENT_LEXICON names more files (separated by os.pathsep) whose groups
+are added to it, so a team can teach the ranking its own words. Only the relevance ranking
+imports this module.
+"""
+import functools
+import os
+
+from . import ledger, rank
+from .. import templates
+from .args import UsageError
+from .deps import MissingResource
+
+PACKAGED = "lexicon.txt"  # in the package judgment_toolkit.templates
+ENV = "HARNESS_JUDGMENT_LEXICON"
+MAX_BYTES = 4 * 1024 * 1024  # a lexicon file larger than this is refused, unread
+EXPANSION_WEIGHT = 0.5  # of a query's own term
+
+
+class LexiconError(ValueError):
+    """A lexicon file that cannot be used: where (file, line) and why."""
+
+
+def lines(text, source):
+    """[(where, [entry])] of lexicon text: the format's syntax, checked without analysis."""
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        entries = [e.strip() for e in line.split(",")]
+        where = f"{source}: line {number}"
+        if len(entries) < 2:
+            raise LexiconError(f"{where}: a group needs at least two entries separated by commas")
+        if not all(entries):
+            raise LexiconError(f"{where}: an empty entry (two commas in a row, or a comma "
+                               "at an end)")
+        found.append((where, entries))
+    return found
+
+
+def analyse(where, entries):
+    """A group: its entries' distinct term tuples, in order (rank.terms)."""
+    group = []
+    for entry in entries:
+        found = tuple(rank.terms(entry))
+        if not found:
+            raise LexiconError(f"{where}: the entry {entry!r} has no term (only stopwords "
+                               "or one-letter words)")
+        if found not in group:
+            group.append(found)
+    return group
+
+
+def parse(text, source):
+    """Every group of lexicon text, analysed: [[terms of an entry]]. LexiconError names the
+    source and line of the first bad line."""
+    return [analyse(where, entries) for where, entries in lines(text, source)]
+
+
+class Lexicon:
+    """Groups kept as text, each analysed only when a query could fire it: stemming the whole
+    packaged lexicon would cost more than a search. A group can fire only if one of its
+    entries holds a word of each of that entry's terms, hence a word of some query term, and
+    every such word contains one of the term's needles (rank.needles): a line without any
+    query needle is skipped unread."""
+
+    def __init__(self):
+        self.items = []  # [where, entries, folded line, group or None until analysed]
+
+    def add(self, found, analysed=None):
+        for i, (where, entries) in enumerate(found):
+            group = analysed[i] if analysed else None
+            self.items.append([where, entries, rank.fold(",".join(entries)), group])
+
+    def __len__(self):
+        return len(self.items)
+
+    def groups(self):
+        """Every group, analysed."""
+        return [self._group(item) for item in self.items]
+
+    def _group(self, item):
+        if item[3] is None:
+            item[3] = analyse(item[0], item[1])
+        return item[3]
+
+    def expand(self, own, weight=EXPANSION_WEIGHT):
+        """{added term: weight} for a query whose terms are `own`, in a stable order."""
+        have = set(own)
+        query_needles = [n for t in own for n in rank.needles(t)]
+        added = {}
+        for item in self.items:
+            if not any(n in item[2] for n in query_needles):
+                continue
+            group = self._group(item)
+            if not any(have.issuperset(entry) for entry in group):
+                continue
+            for entry in group:
+                share = weight / len(entry)
+                for t in entry:
+                    if t not in have and added.get(t, 0.0) < share:
+                        added[t] = share
+        return added
+
+
+def packaged_text():
+    """The packaged lexicon, read through the package's loader (as importlib.resources does for
+    a plain file, without importing it: that import alone costs about 25 ms a call)."""
+    path = os.path.join(os.path.dirname(templates.__file__), PACKAGED)
+    try:
+        return templates.__loader__.get_data(path).decode("utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise MissingResource(f"the packaged lexicon {PACKAGED} cannot be read from "
+                              f"judgment_toolkit.templates ({type(e).__name__}); the installation "
+                              "is broken: reinstall judgment-toolkit") from None
+
+
+def read_file(path):
+    """The text of a lexicon file; LexiconError when it is missing, not a regular file (opened
+    as the ledger is, so a FIFO cannot block), unreadable, too large or not UTF-8."""
+    try:
+        f = ledger.open_read(path)
+        if f is None:
+            raise LexiconError(f"{path}: no such file")
+        with f:
+            data = f.read(MAX_BYTES + 1)  # unbuffered: read until MAX_BYTES + 1 or the end
+            while len(data) <= MAX_BYTES:
+                more = f.read(MAX_BYTES + 1 - len(data))
+                if not more:
+                    break
+                data += more
+    except OSError as e:
+        raise LexiconError(f"{path}: cannot be read: {e.strerror or e}") from None
+    if len(data) > MAX_BYTES:
+        raise LexiconError(f"{path}: larger than {MAX_BYTES} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise LexiconError(f"{path}: not UTF-8 text (byte {e.start})") from None
+
+
+def env_paths(env=None):
+    value = (os.environ if env is None else env).get(ENV) or ""
+    return tuple(p for p in value.split(os.pathsep) if p)
+
+
+@functools.lru_cache(maxsize=4)
+def load(paths=()):
+    """The packaged lexicon (analysed lazily) plus the groups of the files in `paths` (analysed
+    now, so a bad entry in a team's file is reported whatever the query)."""
+    lexicon = Lexicon()
+    try:
+        lexicon.add(lines(packaged_text(), f"the packaged {PACKAGED}"))
+    except LexiconError as e:
+        raise MissingResource(f"{e}; the installation is broken: reinstall judgment-toolkit") from None
+    for path in paths:
+        found = lines(read_file(path), path)
+        lexicon.add(found, [analyse(where, entries) for where, entries in found])
+    return lexicon
+
+
+def check(env=None):
+    """The lexicon of this environment: a UsageError naming ENV for a bad file."""
+    try:
+        return load(env_paths(env))
+    except LexiconError as e:
+        raise UsageError("lexicon", f"{ENV}: {e}") from None

@@ -1,0 +1,208 @@
+"""Issue 14, relevance ranking quality: the query-expansion lexicon (judgment.lexicon) and Korean
+particle stripping (judgment.rank.strip_korean). The seed's contract for the read paths is kept
+(judgment-ledger-v1, "Search" and "Recall": project scope, at most 3 results, the same output);
+docs/judgment-ledger.md "Ranking: match (default) and relevance" describes what is tested here.
+"""
+import json
+import os
+
+import pytest
+
+from ledger_helpers import hermetic_env, ledger, rec, relevance_ids, write_records
+
+from judgment_toolkit.judgment import lexicon, rank
+
+
+@pytest.fixture
+def env(tmp_path):
+    return hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl")
+
+
+def ids(env, text, command="recall"):
+    return relevance_ids(env, text, command=command)
+
+
+def shares_a_term(a, b):
+    return bool(set(rank.terms(a)) & set(rank.terms(b)))
+
+
+# --- the packaged lexicon ----------------------------------------------------------------------
+
+def test_the_packaged_lexicon_loads_and_bridges_korean_and_english():
+    lx = lexicon.load()
+    assert len(lx) >= 200
+    bilingual = [g for g in lx.groups()
+                 if any(t.isascii() for e in g for t in e) and any(not t.isascii() for e in g for t in e)]
+    assert len(bilingual) >= 150
+    assert lx.expand(rank.terms("배포"))["deploy"] == lexicon.EXPANSION_WEIGHT
+    assert "배포" in lx.expand(rank.terms("deployment"))
+    assert "pagin" in lx.expand(rank.terms("paging"))  # an English synonym group
+
+
+def test_no_packaged_entry_is_in_two_groups():
+    """Two groups that share an entry would join two meanings (Snowball maps "production" and
+    "product" to one stem, "responsive" and "response" too: such spellings stay out)."""
+    seen = {}
+    for i, group in enumerate(lexicon.load().groups()):
+        for entry in group:
+            assert seen.setdefault(entry, i) == i, (entry, group)
+
+
+def test_expansion_weights_split_over_an_entrys_terms_and_keep_the_query_terms():
+    lx = lexicon.Lexicon()
+    lx.add(lexicon.lines("database, db, 데이터베이스\n", "t"))
+    added = lx.expand(rank.terms("db"))
+    assert added["databas"] == 0.5
+    assert [round(added[t], 3) for t in ("데이", "이터", "터베", "베이", "이스")] == [0.1] * 5
+    assert "db" not in added  # the query's own term is never added again
+    # a Korean word fires its group only when all its bigrams are in the query
+    assert lx.expand(rank.terms("데이터를 보내요")) == {}
+    assert set(lx.expand(rank.terms("데이터베이스를 바꿀까요"))) == {"databas", "db"}
+
+
+# --- the format ----------------------------------------------------------------------------------
+
+def parse(text):
+    return lexicon.parse(text, "team.txt")
+
+
+def test_format_groups_entries_phrases_comments_and_blank_lines():
+    groups = parse("# a comment\n\n  deploy, release , 배포  \nfeature flag, toggle\n"
+                   "cache, caching\n")
+    assert groups == [[("deploy",), ("releas",), ("배포",)], [("featur", "flag"), ("toggl",)],
+                      [("cach",)]]  # one term twice: a group that never adds anything
+
+
+@pytest.mark.parametrize("text, message", [
+    ("deploy, release\nrollback\n", "team.txt: line 2: a group needs at least two entries"),
+    ("deploy, , release\n", "team.txt: line 1: an empty entry"),
+    ("deploy, release,\n", "team.txt: line 1: an empty entry"),
+    ("# c\ndeploy, the\n", "team.txt: line 2: the entry 'the' has no term"),
+    ("x, y\n", "team.txt: line 1: the entry 'x' has no term"),
+])
+def test_format_errors_name_the_file_and_the_line(text, message):
+    with pytest.raises(lexicon.LexiconError) as e:
+        parse(text)
+    assert str(e.value).startswith(message)
+
+
+# --- Korean particles and endings ------------------------------------------------------------------
+
+@pytest.mark.parametrize("word, stem", [
+    ("데이터베이스를", "데이터베이스"), ("캐시는", "캐시"), ("서버에서", "서버"), ("로그로", "로그"),
+    ("도입할까요", "도입"), ("보관하나요", "보관"), ("배포되나요", "배포"), ("사용자의", "사용자"),
+    ("마이그레이션을", "마이그레이션"), ("결제가", "결제"),
+    # at least 2 characters stay: 평가 (evaluation) is not 평 + 가, 큐를 keeps its particle
+    ("평가", "평가"), ("큐를", "큐를"), ("배포", "배포"),
+])
+def test_korean_particles_and_endings_come_off(word, stem):
+    assert rank.strip_korean(word) == stem
+
+
+def test_korean_words_lose_particle_bigrams_and_question_words():
+    assert rank.terms("데이터베이스를 어떻게 백업할까요?") == ["데이", "이터", "터베", "베이", "이스", "백업"]
+    assert rank.terms("캐시는 언제 무효화해야 하나요?") == ["캐시", "무효", "효화"]
+    # a record's particle no longer hides its word, and never makes a match of its own
+    assert set(rank.terms("로그를")) == set(rank.terms("로그는")) == {"로그"}
+
+
+def test_a_korean_question_finds_its_particle_free_decision(env):
+    write_records(env["HARNESS_JUDGMENT_LEDGER"], [
+        rec(1, question="결제 서버 증설", answer="다음 분기"),
+        rec(2, question="서버를 그는 증설", answer="x"),  # "그는" would share a bigram with 로그는
+    ])
+    assert ids(env, "결제가 늦으면 서버를 늘릴까요?") == ["id-1", "id-2"]
+    assert ids(env, "로그는 어디에 두나요?") == []  # no 그는 bigram any more
+
+
+# --- cross-language expansion through the real script ------------------------------------------
+
+def test_a_korean_question_finds_an_english_decision(env):
+    english = "Run schema migrations automatically during deploy?"
+    korean = "배포할 때 데이터베이스 마이그레이션을 돌려도 되나요?"
+    assert not shares_a_term(english, korean)  # only the lexicon can connect them
+    write_records(env["HARNESS_JUDGMENT_LEDGER"], [
+        rec(1, question=english, answer="yes", tags=["database"]),
+        rec(2, question="Which font for the marketing site?", answer="Inter"),
+    ])
+    assert ids(env, korean) == ["id-1"]
+    r = ledger("recall", "--project", "demo", "--question", korean, env=env)  # match mode
+    assert json.loads(r.stdout) == []
+
+
+def test_an_english_question_finds_a_korean_decision(env):
+    korean = "주문 로그 보관 기간은 30일로 할까요?"
+    english = "How long do we retain logs?"
+    assert not shares_a_term(english, korean)
+    write_records(env["HARNESS_JUDGMENT_LEDGER"], [rec(1, question=korean, answer="30일"),
+                                                   rec(2, question="상품 이미지 크기", answer="800px")])
+    assert ids(env, english, command="search") == ["id-1"]
+
+
+def test_the_querys_own_words_outweigh_their_synonyms(env):
+    write_records(env["HARNESS_JUDGMENT_LEDGER"], [
+        rec(1, question="재시도 policy for webhooks", decided_at="2026-02-01T00:00:00Z"),
+        rec(2, question="retry policy for webhooks", decided_at="2026-01-01T00:00:00Z"),
+    ])
+    # both match both terms; the older record wins because "retry" is the query's own word
+    assert ids(env, "retry policy", command="search") == ["id-2", "id-1"]
+    assert ids(env, "재시도 policy", command="search") == ["id-1", "id-2"]
+
+
+# --- a team's own lexicon: $HARNESS_JUDGMENT_LEXICON ------------------------------------------
+
+def test_a_team_lexicon_adds_its_groups(env, tmp_path):
+    write_records(env["HARNESS_JUDGMENT_LEDGER"],
+                  [rec(1, question="Print the article number on the packing slip?")])
+    assert ids(env, "SKU") == []
+    first, second = tmp_path / "one.txt", tmp_path / "two.txt"
+    first.write_text("# our words\nplausible, web analytics\n", encoding="utf-8")
+    second.write_text("sku, article number, 품번\n", encoding="utf-8")
+    env[lexicon.ENV] = f"{first}{os.pathsep}{second}"
+    assert ids(env, "SKU") == ["id-1"]
+    assert ids(env, "품번은 어디에 찍나요") == ["id-1"]
+    r = ledger("search", "--project", "demo", "--query", "SKU", env=env)
+    assert r.stdout == ""  # the match mode never reads a lexicon
+
+
+def make_fifo(path):
+    os.mkfifo(path)
+    return path
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda p: p, "no such file"),
+    (lambda p: (p.mkdir(), p)[1], "cannot be read: not a regular file (a directory)"),
+    (lambda p: make_fifo(p), "cannot be read: not a regular file (a FIFO)"),
+    (lambda p: (p.write_bytes(b"deploy, \xff\xfe\n"), p)[1], "not UTF-8 text (byte 8)"),
+    (lambda p: (p.write_text("deploy, release\nrelease\n"), p)[1],
+     "line 2: a group needs at least two entries"),
+    (lambda p: (os.truncate(p.open("wb").name, lexicon.MAX_BYTES + 1), p)[1],
+     f"larger than {lexicon.MAX_BYTES} bytes"),
+])
+@pytest.mark.parametrize("command", ["search", "recall"])
+def test_a_bad_team_lexicon_is_a_usage_error_naming_it(env, tmp_path, make, message, command):
+    write_records(env["HARNESS_JUDGMENT_LEDGER"], [rec(1, question="deploy on fridays?")])
+    before = (tmp_path / "l.jsonl").read_bytes()
+    path = make(tmp_path / "team.txt")
+    env[lexicon.ENV] = str(path)
+    flag = "--question" if command == "recall" else "--query"
+    r = ledger(command, "--project", "demo", flag, "deploy", "--rank", "relevance", env=env)
+    assert r.returncode == 64 and r.stdout == ""
+    assert r.stderr.startswith(f"judgment-ledger: {command}: lexicon: {lexicon.ENV}: {path}: "
+                               f"{message}"), r.stderr
+    assert r.stderr.count("\n") == 1 and r.stderr.endswith("\n")
+    assert (tmp_path / "l.jsonl").read_bytes() == before
+    # the default mode does not read it
+    ok = ledger(command, "--project", "demo", flag, "deploy", env=env)
+    assert (ok.returncode, ok.stderr) == (0, "")
+
+
+def test_card_recall_reports_a_bad_team_lexicon(env, tmp_path):
+    from ledger_helpers import card, write_card
+    path = write_card(tmp_path / "card.json")
+    env[lexicon.ENV] = str(tmp_path / "absent.txt")
+    r = card("recall", path, "--project", "demo", "--rank", "relevance", env=env)
+    assert r.returncode == 64
+    assert r.stderr == (f"judgment-card: recall: lexicon: {lexicon.ENV}: "
+                        f"{tmp_path / 'absent.txt'}: no such file\n")
