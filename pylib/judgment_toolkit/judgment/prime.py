@@ -50,13 +50,21 @@ def one_line(text, limit=FIELD_MAX):
     return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
 
 
+def _hint(project):
+    """The recall command for this project as a Markdown code span: the project one line,
+    quoted for the shell; a span holding a backtick is fenced with two."""
+    import shlex
+    cmd = f"judgment-ledger recall --project {shlex.quote(one_line(project, 200))} --question TEXT"
+    return f"`` {cmd} ``" if "`" in cmd else f"`{cmd}`"
+
+
 def markdown(project, records):
     """The digest; the empty string when there are no records."""
     if not records:
         return ""
     lines = [f"## Recent judgments: {one_line(project, 80)}", "",
              "Decisions a person made on earlier decision cards of this project, newest first. "
-             "Recall more with `judgment-ledger recall --project P --question TEXT`.", ""]
+             f"Recall more with {_hint(project)}.", ""]
     for rec in records:
         lines.append(f"- {one_line(rec['question'])} → **{one_line(rec['answer'])}** "
                      f"({one_line(rec['decided_at'], 40)}, id `{one_line(rec['id'], 80).replace('`', chr(39))}`)")

@@ -107,3 +107,17 @@ def test_default_ledger_location_is_the_git_top_level(tmp_path):
     write_records(repo / ".claude" / "state" / "judgment-ledger.jsonl", [rec(1)])
     r = ledger("prime", "--project", "demo", env=hermetic_env(tmp_path), cwd=repo / "sub")
     assert "- question 1 → **a**" in r.stdout
+
+
+@pytest.mark.parametrize("project, shown", [("demo", "demo"),
+                                             ("team's app", "'team'\"'\"'s app'"),
+                                             ("a`b", "'a`b'")])
+def test_the_recall_hint_names_this_project_as_a_shell_word(tmp_path, project, shown):
+    """The digest's hint is a command an agent can run as it is: the project is the one
+    primed, quoted for the shell, and never breaks the Markdown code span."""
+    path = tmp_path / "l.jsonl"
+    write_records(path, [rec(1, project=project)])
+    r = ledger("prime", "--project", project, env=env_for(tmp_path, path))
+    assert r.returncode == 0, r.stderr
+    cmd = f"judgment-ledger recall --project {shown} --question TEXT"
+    assert (f"`` {cmd} ``" if "`" in project else f"`{cmd}`") in r.stdout, r.stdout
