@@ -137,14 +137,23 @@ def _unreadable(tool, command, error):
     return exits.UNREADABLE
 
 
-def ledger_search(argv):
-    args = _read_args("search", argv, "query")
+def _read_query(command, argv, text_field):
+    """(project, text, limit, mode) of search or recall, checked with what the rank mode
+    needs (dependencies, lexicon files); an exit code when they cannot run."""
+    args = _read_args(command, argv, text_field)
     if args is None:
         return exits.USAGE
-    if not _deps_ok(LEDGER, "search", args[3]):
+    if not _deps_ok(LEDGER, command, args[3]):
         return exits.NO_DEPS
-    if not _lexicon_ok(LEDGER, "search", args[3]):
+    if not _lexicon_ok(LEDGER, command, args[3]):
         return exits.USAGE
+    return args
+
+
+def ledger_search(argv):
+    args = _read_query("search", argv, "query")
+    if isinstance(args, int):
+        return args
     from . import ledger, search
     project, query, limit, mode = args
     try:
@@ -157,13 +166,9 @@ def ledger_search(argv):
 
 
 def ledger_recall(argv):
-    args = _read_args("recall", argv, "question")
-    if args is None:
-        return exits.USAGE
-    if not _deps_ok(LEDGER, "recall", args[3]):
-        return exits.NO_DEPS
-    if not _lexicon_ok(LEDGER, "recall", args[3]):
-        return exits.USAGE
+    args = _read_query("recall", argv, "question")
+    if isinstance(args, int):
+        return args
     from . import ledger, recall
     project, question, _, mode = args
     try:
