@@ -151,3 +151,24 @@ def test_show_reads_what_it_shows_not_the_history(repo, goal):
     assert read["current"] > size / 10          # the whole-range view reads the index
     assert pointfacts.eligible("show", viewrun.factsmod.Query(), None,
                                viewrun.factsmod.Selector(seq=1))
+
+
+def test_show_by_request_id_from_the_index_equals_the_full_pass(repo, goal):
+    start(repo)
+    build(repo, random.Random(11), 15)
+    note(repo, "indexed", "--builds-on", "D3")
+    rids = [run_view(repo, "show", f"D{s}")["event"]["request_id"] for s in (1, 3, 8, 16)]
+    assert facts_kind(repo, "show", "--request-id", rids[0]) == "PointFacts"
+    point = [run_view(repo, "show", "--request-id", r, "--limit", "1") for r in rids]
+    missing = subprocess.run([str(ROOT / "scripts" / "ha"), "history", GOAL, "show",
+                              "--request-id", "no-such-request"], cwd=repo,
+                             capture_output=True, text=True)
+    drop_index(repo)
+    assert facts_kind(repo, "show", "--request-id", rids[0]) == "Facts"
+    assert [run_view(repo, "show", "--request-id", r, "--limit", "1") for r in rids] == point
+    assert [v["event"]["seq"] for v in point] == [1, 3, 8, 16]
+    again = subprocess.run([str(ROOT / "scripts" / "ha"), "history", GOAL, "show",
+                            "--request-id", "no-such-request"], cwd=repo,
+                           capture_output=True, text=True)
+    assert (missing.returncode, missing.stderr) == (again.returncode, again.stderr)
+    assert missing.returncode == 65 and "unknown_event" in missing.stderr

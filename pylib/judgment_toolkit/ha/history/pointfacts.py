@@ -1,7 +1,7 @@
 """Facts of the few events a view shows, read by seq from a trusted index (issue 12).
 
-`show D<n>` and an unfiltered `list` page (first or later, without --since) need facts of a
-bounded set of events only: the events shown, the events they cite and the events citing
+`show` (by id, or by request id: one `bytes.find` per chunk of index lines) and an unfiltered
+`list` page (first or later, without --since) need facts of a bounded set of events only: the events shown, the events they cite and the events citing
 them, and the corrections of each. The index (index.py) gives each event's line by seq and,
 through its reverse links, the events citing it, so such a view costs what it shows, not the
 size of the history. Every other view takes one pass over the whole range (facts.collect).
@@ -21,12 +21,12 @@ _CODE = {name: code for code, name in enumerate(LINEAGES)}
 
 
 def eligible(view: str, query, since, selector) -> bool:
-    """Whether a view is answered from a few events: show by seq, or list without filters
-    and --since."""
+    """Whether a view is answered from a few events: show, or list without filters and
+    --since."""
     if query.targets or query.keywords or since is not None:
         return False
     if view == "show":
-        return selector is not None and selector.seq is not None
+        return selector is not None
     return view == "list"
 
 
@@ -75,9 +75,13 @@ class PointFacts:
         self.corrected_other = _CorrectedBy(self, False)
         self._codes: dict = {}
         self._citers: dict = {}
-        if selector is not None and selector.seq is not None and 1 <= selector.seq <= self.end:
-            self.selected = selector.seq
-            self.successors = self.citers(selector.seq)
+        seq = None
+        if selector is not None:
+            seq = selector.seq if selector.request_id is None else \
+                self._request(selector.request_id)
+        if seq is not None and 1 <= seq <= self.end:
+            self.selected = seq
+            self.successors = self.citers(seq)
 
     def close(self) -> None:
         self._t.close()
@@ -92,6 +96,20 @@ class PointFacts:
     def _ints(self, seq: int, i: int) -> tuple:
         body = self._field(seq, i)[2:]
         return tuple(int(x) for x in body.split(b",")) if body else ()
+
+    def _request(self, request_id: str):
+        """The seq of the event stored under `request_id`, or None: one bytes.find per chunk
+        of index lines (request ids hold no space, so the field cannot match elsewhere)."""
+        needle = b" r=" + request_id.encode() + b" "
+        try:
+            for chunk in index.chunks(self._t):
+                k = chunk.find(needle)
+                if k >= 0:
+                    start = chunk.rfind(b"\n", 0, k) + 1
+                    return int(chunk[start + 2:chunk.index(b" ", start + 2)])
+        except (index.Unusable, OSError, ValueError) as exc:
+            raise self._failed(exc) from None
+        return None
 
     def citers(self, a: int) -> list:
         got = self._citers.get(a)
