@@ -182,14 +182,14 @@ class Trusted:
 
     def citers(self, a: int, end: int) -> list:
         """The events up to `end` that cite `a` (builds_on or supersedes), in store order."""
-        out, b = [], self.slot(a)[1]
+        out, b, prev = [], self.slot(a)[1], self.state.count + 1
         while b:
-            if b <= a or (out and b >= out[-1]):
+            if not a < b < prev:    # newest first, strictly: the walk always ends
                 raise Unusable(f"bad citation list of D{a}")
             if b <= end:
                 out.append(b)
             try:
-                b = links(self.line(b)[11])[a]
+                prev, b = b, links(self.line(b)[11])[a]
             except (KeyError, ValueError):
                 raise Unusable(f"bad citation list of D{a}") from None
         out.reverse()
