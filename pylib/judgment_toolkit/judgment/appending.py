@@ -5,7 +5,7 @@
 id it first looks for that id under the same lock (idempotent retries). `append_fail_open`
 wraps it in the seed's fail-open rule: a rejected record is reported and refused, anything
 else that goes wrong is one `append skipped (...)` line and the flow goes on. A packaged schema
-that is missing is a broken installation and is raised (schema.MissingResource), not skipped.
+that is missing is a broken installation and is raised (deps.MissingResource), not skipped.
 """
 import sys
 

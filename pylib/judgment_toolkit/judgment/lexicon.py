@@ -19,9 +19,8 @@ import functools
 import os
 
 from . import ledger, rank
-from .. import templates
 from .args import UsageError
-from .deps import MissingResource
+from .deps import MissingResource, packaged_text
 
 PACKAGED = "lexicon.txt"  # in the package judgment_toolkit.templates
 ENV = "HARNESS_JUDGMENT_LEXICON"
@@ -116,18 +115,6 @@ class Lexicon:
         return added
 
 
-def packaged_text():
-    """The packaged lexicon, read through the package's loader (as importlib.resources does for
-    a plain file, without importing it: that import alone costs about 25 ms a call)."""
-    path = os.path.join(os.path.dirname(templates.__file__), PACKAGED)
-    try:
-        return templates.__loader__.get_data(path).decode("utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise MissingResource(f"the packaged lexicon {PACKAGED} cannot be read from "
-                              f"judgment_toolkit.templates ({type(e).__name__}); the installation "
-                              "is broken: reinstall judgment-toolkit") from None
-
-
 def read_file(path):
     """The text of a lexicon file; LexiconError when it is missing, not a regular file (opened
     as the ledger is, so a FIFO cannot block), unreadable, too large or not UTF-8."""
@@ -163,7 +150,7 @@ def load(paths=()):
     now, so a bad entry in a team's file is reported whatever the query)."""
     lexicon = Lexicon()
     try:
-        lexicon.add(lines(packaged_text(), f"the packaged {PACKAGED}"))
+        lexicon.add(lines(packaged_text("lexicon", PACKAGED), f"the packaged {PACKAGED}"))
     except LexiconError as e:
         raise MissingResource(f"{e}; the installation is broken: reinstall judgment-toolkit") from None
     for path in paths:

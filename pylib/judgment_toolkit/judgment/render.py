@@ -12,10 +12,10 @@ command that shows each.
 """
 import html
 import re
-from importlib import resources
 from string import Template
 
-TEMPLATE_PACKAGE = "judgment_toolkit.templates"
+from .deps import packaged_text
+
 TEMPLATE = "card.html"
 HISTORY_REF = re.compile(r"ha-history:([^\s#]+)#(D[1-9][0-9]{0,17})\b")
 _TEXT_FIELDS = ("question", "recommendation", "impact", "diff_summary")
@@ -97,7 +97,7 @@ def _h(text):
 
 
 def html_page(card):
-    template = Template(resources.files(TEMPLATE_PACKAGE).joinpath(TEMPLATE).read_text("utf-8"))
+    template = Template(packaged_text("card template", TEMPLATE))
     return template.substitute(title=_h("Decision: " + " ".join(card["question"].split())),
                                body=_body(card))
 
