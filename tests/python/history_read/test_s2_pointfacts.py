@@ -47,9 +47,7 @@ def facts_kind(repo, *argv):
     try:
         return type(inp.facts).__name__
     finally:
-        close = getattr(inp.facts, "close", None)
-        if close:
-            close()
+        viewrun.release(inp.facts, inp.store)
 
 
 def drop_index(repo):

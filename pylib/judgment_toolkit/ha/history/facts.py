@@ -197,6 +197,9 @@ class Facts:
             self._keys = array("q", sorted(a << 32 | b for a, b in zip(p.a, p.b)))
         return self._keys
 
+    def close(self) -> None:
+        """Nothing to release: the pass is over and holds no file (pointfacts' facts do)."""
+
     def pick(self, current: bool, lo: int, after: int, limit: int) -> tuple:
         """(shown seqs, total, more) of the matching events in lo+1..end (current ones only
         when `current`): the first `limit` after seq `after`, decided with byte operations."""

@@ -57,8 +57,7 @@ def run(goal_arg: str, argv, cwd: str | None = None) -> str:
         builds_on = {item["id"]: capture.of(inp.facts.location(item["seq"])[0])
                      for item in model["events"]}
     finally:
-        inp.store = store
-        viewrun.release(inp)
+        viewrun.release(inp.facts, store)
     source = mermaid(model, builds_on)
     return f"```mermaid\n{source}```\n" if fmt == "md" else source
 

@@ -119,7 +119,8 @@ def encode(ev: StoredEvent, links) -> bytes:
         ",".join(f"{a}:{p}" for a, p in links).encode())
 
 
-def _ints(field: bytes, tag: bytes) -> tuple:
+def ints(field: bytes, tag: bytes) -> tuple:
+    """The seqs of a b= or s= field (ValueError when it is not one)."""
     if field[:2] != tag:
         raise ValueError
     body = field[2:]
@@ -144,7 +145,7 @@ def decode(line: bytes, seq: int, offset: int, reader) -> StoredEvent:
         targets = tuple(p[8][2:].decode("ascii").split(",")) if len(p[8]) > 2 else ()
         return StoredEvent(seq, offset, int(p[3]), p[4].decode("ascii"),
                            p[5][2:].decode("ascii"), (int(p[6]), p[7].decode("ascii")),
-                           targets, _ints(p[9], b"b="), _ints(p[10], b"s="), reader=reader)
+                           targets, ints(p[9], b"b="), ints(p[10], b"s="), reader=reader)
     except (ValueError, UnicodeDecodeError):
         raise Unusable(f"bad line for D{seq}") from None
 
@@ -199,7 +200,7 @@ class Trusted:
         """The newest event that supersedes `a` (0: none)."""
         for b in reversed(self.citers(a, self.state.count)):
             try:
-                if a in _ints(self.line(b)[10], b"s="):
+                if a in ints(self.line(b)[10], b"s="):
                     return b
             except ValueError:
                 raise Unusable(f"bad line for D{b}") from None
@@ -273,6 +274,17 @@ def chunks(t: Trusted):
             yield data[:cut]
     if rest:
         raise Unusable("torn line")
+
+
+def request_line(t: "Trusted", request_id: str):
+    """The E line (without LF) of the event stored under `request_id`, or None: one bytes.find
+    per chunk of index lines (request ids hold no space, so the field cannot match elsewhere)."""
+    needle = b" r=" + request_id.encode() + b" "
+    for chunk in chunks(t):
+        k = chunk.find(needle)
+        if k >= 0:
+            return chunk[chunk.rfind(b"\n", 0, k) + 1:chunk.index(b"\n", k)]
+    return None
 
 
 _SUPERSEDES = re.compile(rb" s=([0-9][0-9,]*) c=")   # only corrections match

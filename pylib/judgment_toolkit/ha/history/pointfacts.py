@@ -48,7 +48,7 @@ class _Supersedes:
         self._f = f
 
     def get(self, b: int, default=None):
-        return self._f._ints(b, 10) or default
+        return self._f._supersedes(b) or default
 
 
 class _CorrectedBy:
@@ -57,7 +57,7 @@ class _CorrectedBy:
 
     def get(self, a: int, default=None):
         f = self._f
-        out = [b for b in f.citers(a) if a in f._ints(b, 10) and f.is_same(b) == self._same]
+        out = [b for b in f.citers(a) if a in f._supersedes(b) and f.is_same(b) == self._same]
         return out or default
 
 
@@ -93,23 +93,19 @@ class PointFacts:
         except (index.Unusable, OSError) as exc:
             raise self._failed(exc) from None
 
-    def _ints(self, seq: int, i: int) -> tuple:
-        body = self._field(seq, i)[2:]
-        return tuple(int(x) for x in body.split(b",")) if body else ()
+    def _supersedes(self, seq: int) -> tuple:
+        try:
+            return index.ints(self._field(seq, 10), b"s=")
+        except ValueError as exc:
+            raise self._failed(exc) from None
 
     def _request(self, request_id: str):
-        """The seq of the event stored under `request_id`, or None: one bytes.find per chunk
-        of index lines (request ids hold no space, so the field cannot match elsewhere)."""
-        needle = b" r=" + request_id.encode() + b" "
+        """The seq of the event stored under `request_id`, or None (index.request_line)."""
         try:
-            for chunk in index.chunks(self._t):
-                k = chunk.find(needle)
-                if k >= 0:
-                    start = chunk.rfind(b"\n", 0, k) + 1
-                    return int(chunk[start + 2:chunk.index(b" ", start + 2)])
+            line = index.request_line(self._t, request_id)
+            return None if line is None else int(line.split(b" ", 2)[1])
         except (index.Unusable, OSError, ValueError) as exc:
             raise self._failed(exc) from None
-        return None
 
     def citers(self, a: int) -> list:
         got = self._citers.get(a)

@@ -450,19 +450,14 @@ class Scan:
         self.index_state = trusted          # WriteLock closes it
         if self.last_correction is not None:
             self.last_correction = _LastCorrection(trusted, self.store.index_path)
-        needle = b" r=" + self.request_id.encode() + b" "   # request ids hold no space
         try:
-            for chunk in index.chunks(trusted):
-                k = chunk.find(needle)
-                if k >= 0:
-                    start = chunk.rfind(b"\n", 0, k) + 1
-                    line = chunk[start:chunk.index(b"\n", k)]
-                    head = line.split(b" ", 3)
-                    yield index.decode(line, int(head[1]), int(head[2]), self.store.read_raw)
-        except (index.Unusable, OSError) as exc:
+            line = index.request_line(trusted, self.request_id)
+            if line is not None:
+                head = line.split(b" ", 3)
+                yield index.decode(line, int(head[1]), int(head[2]), self.store.read_raw)
+        except (index.Unusable, OSError, ValueError) as exc:
             raise self._index_failed(exc) from None
         self.count, self.head_sha256, self.cached = trusted.state.count, trusted.state.head, True
-        self.index_state = trusted
 
     def _verify(self, lines, last_raw):
         key, path = self.store.key, self.store.events_path
@@ -508,10 +503,7 @@ class _LastCorrection:
         self._t, self._path = trusted, path
 
     def get(self, key: str, default=None):
-        body = key[1:] if key[:1] == "D" else ""
-        if not (body.isascii() and body.isdigit()) or len(body) > 19:
-            return default
-        a = int(body)
+        a = model.event_seq(key)
         if not 1 <= a <= self._t.state.count:
             return default
         try:

@@ -27,17 +27,15 @@ def view(goal_arg: str, args, cwd: str | None = None) -> str:
         else:
             model = views.current(inp)
     finally:
-        release(inp)
+        release(inp.facts, inp.store)
     return render(model, args.format)
 
 
-def release(inp) -> None:
-    """Close what a view input holds open: pointfacts' index files and shared lock, the
-    store's index files."""
-    close = getattr(inp.facts, "close", None)
-    if close is not None:
-        close()
-    inp.store.close()
+def release(facts, store) -> None:
+    """Close what a view holds open: pointfacts' index files and shared lock, the store's
+    events and index files."""
+    facts.close()
+    store.close()
 
 
 def view_input(goal_arg: str, args, cwd: str | None = None):
@@ -72,10 +70,7 @@ def view_input(goal_arg: str, args, cwd: str | None = None):
                 raise HistoryError("cursor_mismatch", "--since: the boundary is after the "
                                    "range of this page walk")
     except BaseException:
-        close = getattr(f, "close", None)
-        if close is not None:
-            close()
-        ctx.store.close()
+        release(f, ctx.store)
         raise
     inp = views.Input(store=ctx.store, key=key, basis=basis, facts=f, now=now, query=query,
                       chain_ok=ctx.chain.ok, since=since, since_text=args.since,
