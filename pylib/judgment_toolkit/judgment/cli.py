@@ -137,17 +137,24 @@ def _unreadable(tool, command, error):
     return exits.UNREADABLE
 
 
+def _rank_blocked(tool, command, mode):
+    """The exit code when rank `mode` cannot run here (a missing dependency, a bad lexicon
+    file; said on stderr), else None."""
+    if not _deps_ok(tool, command, mode):
+        return exits.NO_DEPS
+    if not _lexicon_ok(tool, command, mode):
+        return exits.USAGE
+    return None
+
+
 def _read_query(command, argv, text_field):
     """(project, text, limit, mode) of search or recall, checked with what the rank mode
-    needs (dependencies, lexicon files); an exit code when they cannot run."""
+    needs; an exit code when they cannot run."""
     args = _read_args(command, argv, text_field)
     if args is None:
         return exits.USAGE
-    if not _deps_ok(LEDGER, command, args[3]):
-        return exits.NO_DEPS
-    if not _lexicon_ok(LEDGER, command, args[3]):
-        return exits.USAGE
-    return args
+    blocked = _rank_blocked(LEDGER, command, args[3])
+    return args if blocked is None else blocked
 
 
 def ledger_search(argv):
@@ -320,10 +327,9 @@ def card_recall(argv):
     args = _card_args("recall", argv, ("project",), optional=("rank",))
     if args is None:
         return exits.USAGE
-    if not _deps_ok(CARD, "recall", args[1]["rank"]):
-        return exits.NO_DEPS
-    if not _lexicon_ok(CARD, "recall", args[1]["rank"]):
-        return exits.USAGE
+    blocked = _rank_blocked(CARD, "recall", args[1]["rank"])
+    if blocked is not None:
+        return blocked
     from . import card
     path, v = args
     try:

@@ -4,6 +4,8 @@ such as events registered at a run head this worktree never had)."""
 import json
 import os
 
+import pytest
+
 from conftest import GOAL, git, ha, runs_lines, sha, start_key, store_dir  # noqa: F401
 
 
@@ -44,6 +46,20 @@ def seed_example(repo):
         add(repo, "--kind", "원인", "--status", "기각", "--summary",
             "첫 항목 가정이 아니라 입력 버퍼 경계가 원인이다", "--target", "AC-1", "--supersedes", "D1"),
     ]
+
+
+@pytest.fixture
+def example(repo, goal):
+    """A started goal holding the seed §11 example, D1..D4 (import it into a test module)."""
+    start(repo)
+    receipts = seed_example(repo)
+    assert [r["id"] for r in receipts] == ["D1", "D2", "D3", "D4"]
+    return repo
+
+
+def event_lines(text):
+    """The event lines (`- D...`) of a Markdown view."""
+    return [line for line in text.splitlines() if line.startswith("- D")]
 
 
 def view(repo, *args, goal=GOAL):

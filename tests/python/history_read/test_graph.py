@@ -3,10 +3,9 @@ list view (seed §6 relations, §7 current/superseded, §8 filters and errors)."
 import json
 import re
 
-import pytest
-
 from conftest import ha
-from helpers_read import GOAL, fails, md, note, seed_example, start, store_dir, tree_snapshot
+from helpers_read import (GOAL, example, fails, md, note, start,  # noqa: F401 (fixture)
+                          store_dir, tree_snapshot)
 
 EXAMPLE = """\
 flowchart BT
@@ -27,12 +26,6 @@ flowchart BT
 """
 NODE = re.compile(r'^  (D[1-9][0-9]*)\["((?:[^"\[\]<>`|]|<br/>)*)"\]$')
 
-
-@pytest.fixture
-def example(repo, goal):
-    start(repo)
-    seed_example(repo)
-    return repo
 
 
 def test_seed_example_graph(example):

@@ -1,7 +1,6 @@
 """Seed §11, the synthetic example, run for real: the current list and show D3 lines it gives."""
-import pytest
-
-from helpers_read import add, ids, md, seed_example, start, view
+from helpers_read import (add, event_lines, example, ids, md, start,  # noqa: F401 (fixture)
+                          view)
 
 CURRENT_LINES = [
     "- D2 · 관측 · AC-1 · 빈 파일에서 오류가 재현된다",
@@ -14,17 +13,6 @@ SHOW_D3_LINES = [
     "- markers: linked grounds D1 corrected by D4",
 ]
 
-
-@pytest.fixture
-def example(repo, goal):
-    start(repo)
-    receipts = seed_example(repo)
-    assert [r["id"] for r in receipts] == ["D1", "D2", "D3", "D4"]
-    return repo
-
-
-def event_lines(text):
-    return [line for line in text.splitlines() if line.startswith("- D")]
 
 
 def test_current_lists_exactly_the_seed_lines(example):

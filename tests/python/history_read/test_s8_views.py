@@ -5,19 +5,9 @@ import shutil
 import pytest
 
 from conftest import FIXTURE_GOAL, git, ha
-from helpers_read import (GOAL, add, context, fails, ids, md, note, ok, runs_lines, seed_example,
-                          sha, start, view, write_store)
+from helpers_read import (GOAL, add, context, event_lines, example, fails,  # noqa: F401
+                          ids, md, note, ok, runs_lines, sha, start, view, write_store)
 
-
-@pytest.fixture
-def example(repo, goal):
-    start(repo)
-    seed_example(repo)
-    return repo
-
-
-def event_lines(text):
-    return [line for line in text.splitlines() if line.startswith("- D")]
 
 
 # -- list ------------------------------------------------------------------------------------

@@ -230,14 +230,7 @@ def test_full_disk_after_the_line_is_stored_is_write_uncertain_then_caught_up(st
                                                                              mounts, tmp_path):
     """The new line fits in the events file's last page; the `last` temp file needs a new page
     of a full tmpfs: the event is stored but `last` cannot be updated."""
-    for i in range(2):
-        receipt(obs(started, f"s{i}"))
-    d = store_dir(started)
-    keep = tmp_path / "keep"
-    shutil.copytree(d, keep)
-    _mount(mounts, "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(d))
-    for f in keep.iterdir():
-        shutil.copy2(f, d / f.name)
+    d = _two_events_on_a_small_tmpfs(started, mounts, tmp_path)
     assert (d / "events.jsonl").stat().st_size < 2600
     filler = d / "filler"
     _fill(filler)
@@ -259,6 +252,19 @@ def test_full_disk_after_the_line_is_stored_is_write_uncertain_then_caught_up(st
     assert receipt(obs(started, "next"))["id"] == "D4"
 
 
+def _two_events_on_a_small_tmpfs(started, mounts, tmp_path):
+    """A store of D1, D2 moved onto a 64 KiB tmpfs mounted over its own folder; the folder."""
+    for i in range(2):
+        receipt(obs(started, f"s{i}"))
+    d = store_dir(started)
+    keep = tmp_path / "keep"
+    shutil.copytree(d, keep)
+    _mount(mounts, "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(d))
+    for f in keep.iterdir():
+        shutil.copy2(f, d / f.name)
+    return d
+
+
 def _fill(path):
     fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
     for chunk in (4096, 1):  # fill whole pages, then top the last one up byte by byte
@@ -274,14 +280,7 @@ def test_full_tmpfs_during_the_line_write_is_cut_back(started, mounts, tmp_path)
     """A real full file system (tmpfs): the new line needs a page that is not there, so the
     write stops short (ENOSPC); the file is restored, current still reads, and with space
     again the same request is added as the next seq."""
-    for i in range(2):
-        receipt(obs(started, f"s{i}"))
-    d = store_dir(started)
-    keep = tmp_path / "keep"
-    shutil.copytree(d, keep)
-    _mount(mounts, "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(d))
-    for f in keep.iterdir():
-        shutil.copy2(f, d / f.name)
+    d = _two_events_on_a_small_tmpfs(started, mounts, tmp_path)
     raw = (d / "events.jsonl").read_bytes()
     _fill(d / "filler")
     long = ("z" * 1000, "--reason", "r" * 9000)  # needs at least one more page
