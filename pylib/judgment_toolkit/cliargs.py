@@ -122,3 +122,50 @@ def whole_number(text: str, max_digits: int = 18) -> int | None:
     if not text.isascii() or not text.isdigit() or len(text) > max_digits:
         return None
     return int(text)
+
+
+SUGGEST_MAX_LEN = 64  # a longer word is no typo of a command name: no distance is computed
+
+
+def suggest(word: str, choices) -> str | None:
+    """The one choice that `word` is a likely typo of, else None: the nearest by edit distance
+    (insert, delete, substitute, swap two neighbours), at most 1 for words of up to 4 characters
+    and 2 beyond, and only when no other choice is as near. Leading dashes count as written, so
+    `--limt` finds `--limit` and `lst` finds `list`. Cost is bounded by SUGGEST_MAX_LEN."""
+    if not word or len(word) > SUGGEST_MAX_LEN:
+        return None
+    limit = 1 if len(word.lstrip("-")) <= 4 else 2
+    best, best_d, tie = None, limit + 1, False
+    for choice in choices:
+        d = _distance(word, choice, limit)
+        if d < best_d:
+            best, best_d, tie = choice, d, False
+        elif d == best_d:
+            tie = True
+    return None if tie or best is None or best == word else best
+
+
+def did_you_mean(word: str, choices) -> str:
+    """` (did you mean 'X'?)` for a likely typo of one of `choices`, else "": the one wording of
+    the hint, appended to an unknown-subcommand or unknown-flag message."""
+    hit = suggest(word, choices)
+    return f" (did you mean '{hit}'?)" if hit else ""
+
+
+def _distance(a: str, b: str, limit: int) -> int:
+    """Optimal-string-alignment distance of a and b, or limit + 1 once it must exceed limit."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    prev2, prev = None, list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if prev2 is not None and i > 1 and j > 1 and a[i - 1] == b[j - 2] \
+                    and a[i - 2] == b[j - 1]:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        if min(cur) > limit:
+            return limit + 1
+        prev2, prev = prev, cur
+    return prev[-1] if prev[-1] <= limit else limit + 1

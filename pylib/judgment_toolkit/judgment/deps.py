@@ -24,28 +24,6 @@ def install_hint():
             + " ".join(dict(REQUIRED, **RANKING).values()))
 
 
-class MissingResource(RuntimeError):
-    """A file that ships inside the package (a schema, the card template, the lexicon) is not
-    there: a broken installation, a bug of the packaging, never an I/O problem to be skipped
-    over (exit 70)."""
-
-
-PACKAGE_DATA = "judgment_toolkit.templates"
-
-
-def packaged_text(what, *parts):
-    """The UTF-8 text of the file `parts` of judgment_toolkit/templates (the package's data),
-    read through the package's loader: what importlib.resources does for a plain file, without
-    importing it (that import alone costs about 25 ms a call). MissingResource names `what` and
-    the file when the installation lacks it."""
-    import os
-    from .. import templates
-    name = "/".join(parts)
-    try:
-        data = templates.__loader__.get_data(os.path.join(os.path.dirname(templates.__file__),
-                                                          *parts))
-        return data.decode("utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise MissingResource(f"the packaged {what} {name} is missing or unreadable in "
-                              f"{PACKAGE_DATA} ({type(e).__name__}); the installation is "
-                              "broken: reinstall judgment-toolkit") from None
+# The packaged files are found and read in one place (judgment_toolkit.packaged); these names are
+# what the ledger modules have always imported.
+from ..packaged import MissingResource, text as packaged_text  # noqa: E402,F401

@@ -10,7 +10,7 @@ terms; the terms of its other entries that the query lacks are added, each with 
 EXPANSION_WEIGHT divided by the number of terms of its entry (a 5-bigram Korean word weighs no
 more than one English word), and a term added by two groups keeps the larger weight.
 
-The packaged lexicon (judgment_toolkit/templates/lexicon.txt, general software-team vocabulary)
+The packaged lexicon (templates/lexicon.txt, general software-team vocabulary)
 is always read; $HARNESS_JUDGMENT_LEXICON names more files (separated by os.pathsep) whose groups
 are added to it, so a team can teach the ranking its own words. Only the relevance ranking
 imports this module.
@@ -22,7 +22,7 @@ from . import ledger, rank
 from .args import UsageError
 from .deps import MissingResource, packaged_text
 
-PACKAGED = "lexicon.txt"  # in the package judgment_toolkit.templates
+PACKAGED = "lexicon.txt"  # in templates/ (judgment_toolkit.packaged)
 ENV = "HARNESS_JUDGMENT_LEXICON"
 MAX_BYTES = 4 * 1024 * 1024  # a lexicon file larger than this is refused, unread
 EXPANSION_WEIGHT = 0.5  # of a query's own term

@@ -1,6 +1,6 @@
 """`judgment-card render`: a judgment-card.v1 card as Markdown (default) or as one static HTML page.
 
-The HTML page is self-contained: the template (judgment_toolkit/templates/card.html) holds the
+The HTML page is self-contained: the template (templates/card.html) holds the
 only style, there is no script and no URL, a Content-Security-Policy forbids loading anything,
 and every text taken from the card is HTML-escaped, so a field holding `<script>` or
 `<img onerror=...>` shows as that text. Markdown escapes `<` so that a viewer that renders

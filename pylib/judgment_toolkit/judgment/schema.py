@@ -1,4 +1,4 @@
-"""The JSON Schemas shipped in the package (judgment_toolkit/templates/schemas), loaded once
+"""The JSON Schemas shipped in the package (templates/schemas), loaded once
 through deps.packaged_text (MissingResource when absent), with cached draft-07 validators.
 
 Only the paths that validate import this module (it imports jsonschema).

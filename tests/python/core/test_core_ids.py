@@ -140,10 +140,9 @@ def test_the_one_grammar_of_target_ids(text):
 def test_the_history_schema_states_the_same_grammar():
     import json
     import re
-    from importlib import resources
+    from judgment_toolkit import packaged
     from judgment_toolkit.ha import ids
-    schema = json.loads(resources.files("judgment_toolkit.templates.schemas")
-                        .joinpath("decision-history-v1.json").read_text(encoding="utf-8"))
+    schema = json.loads(packaged.text("schema", "schemas", "decision-history-v1.json"))
     found, stack = [], [schema]
     while stack:  # the one "pattern" that spells target ids, wherever the schema keeps it
         o = stack.pop()

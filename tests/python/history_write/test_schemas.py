@@ -1,4 +1,4 @@
-"""judgment_toolkit/templates/schemas/decision-*.json document what add really writes and prints."""
+"""templates/schemas/decision-*.json document what add really writes and prints."""
 import json
 
 import jsonschema
@@ -6,7 +6,7 @@ import jsonschema
 from conftest import ROOT, git
 from helpers_write import add, events, receipt, started  # noqa: F401
 
-SCHEMAS = ROOT / "pylib" / "judgment_toolkit" / "templates" / "schemas"
+SCHEMAS = ROOT / "templates" / "schemas"
 
 
 def _validator(name):

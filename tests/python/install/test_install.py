@@ -61,8 +61,9 @@ def source(tmp_path_factory):
     dest.mkdir()
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(ROOT / name, dest / name)
-    shutil.copytree(ROOT / "pylib", dest / "pylib",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    for folder in ("pylib", "templates"):
+        shutil.copytree(ROOT / folder, dest / folder,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     return dest
 
 
@@ -105,6 +106,29 @@ def test_the_wheel_holds_one_package_the_schemas_and_three_scripts(wheel):
     requires = sorted(line.split(":", 1)[1].strip() for line in metadata.splitlines()
                       if line.startswith("Requires-Dist:") and "extra ==" not in line)
     assert requires == ["jsonschema>=4", "python-ulid>=2", "snowballstemmer>=2.2"]
+
+
+def test_pyproject_lists_every_package_under_pylib_and_maps_templates():
+    """find cannot see the mapped templates/ folder, so pyproject lists the packages; a package
+    added under pylib/ and not listed would be left out of the wheel."""
+    import tomllib
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    under_pylib = {str(p.parent.relative_to(ROOT / "pylib")).replace(os.sep, ".")
+                   for p in (ROOT / "pylib").rglob("__init__.py")}
+    assert set(config["packages"]) == under_pylib | {"judgment_toolkit.templates"}
+    assert config["package-dir"] == {"": "pylib", "judgment_toolkit.templates": "templates"}
+
+
+def test_templates_has_one_copy_in_the_repository():
+    """Ledger v1 names templates/schemas/judgment-ledger.v1.json; no second copy of any packaged
+    file stands anywhere else in the checkout (generated folders included)."""
+    packaged = {p.name for p in (ROOT / "templates").rglob("*") if p.is_file()}
+    assert {"judgment-ledger.v1.json", "judgment-card.v1.json", "card.html", "lexicon.txt"} <= packaged
+    skip = {".git", ".venv", "node_modules", "build"}  # build/: setuptools' staging of `pip install .`
+    elsewhere = [p for p in ROOT.rglob("*") if p.is_file() and p.name in packaged
+                 and not skip & set(p.relative_to(ROOT).parts)
+                 and p.relative_to(ROOT).parts[0] != "templates"]
+    assert elsewhere == []
 
 
 def test_site_packages_has_no_bare_ha_or_judgment(installed):
