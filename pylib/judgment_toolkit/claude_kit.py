@@ -1,0 +1,89 @@
+"""`judgment-kit`: the Claude Code side of the toolkit (docs/claude-kit.md).
+
+    judgment-kit hook session-start|ask-recall|ask-capture   (stdin: the hook's JSON)
+    judgment-kit setup-claude [--global] [--check|--remove] [--project-dir DIR] [--goal G]...
+
+Standard library only, so a hook still runs (and says how to install) on a bare python3. The
+facts every hook shares live here: how the tools are found, how the project is named, the
+switch that turns capture on and the one line printed when nothing is installed.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+TOOLS = {"judgment-ledger": "judgment-ledger.sh", "judgment-card": "judgment-card.sh",
+         "ha": "ha"}  # installed console script -> its scripts/ entry point in a checkout
+CAPTURE_SWITCH = "JUDGMENT_CAPTURE"  # "1": the PostToolUse hook records answers
+INSTALL_HINT = ("judgment-toolkit: its commands were not found (PATH, ~/.local/bin, the plugin "
+                "folder); install them from a clone of the repository with: pipx install .")
+USAGE = """usage: judgment-kit hook session-start|ask-recall|ask-capture
+       judgment-kit setup-claude [--global] [--check | --remove] [--project-dir DIR] [--goal GOAL]...
+Claude Code hooks (JSON on stdin; never fail, never block a tool call) and the setup command
+that writes the hook wiring and the permissions into .claude/settings.local.json (or
+~/.claude/settings.json with --global). See docs/claude-kit.md.
+exit codes:
+  0   hook: always; setup: written (or unchanged); --check: set up; --remove: removed
+  1   --check: not set up
+  64  usage error
+  65  the settings file is not a JSON object (it is left as it is)
+  70  the settings file cannot be read or written
+"""
+
+
+def checkout_root() -> Path:
+    """The plugin's own folder: $CLAUDE_PLUGIN_ROOT, else the checkout this module runs from."""
+    root = os.environ.get("CLAUDE_PLUGIN_ROOT")
+    return Path(root) if root else Path(__file__).resolve().parents[2]
+
+
+def tool_path(name: str) -> str | None:
+    """Where `name` runs from, in the documented order: an installed copy on PATH,
+    ~/.local/bin (pipx's default, missing from the PATH hooks get), the plugin's own folder
+    (its scripts/ entry point). None when none exists."""
+    found = shutil.which(name)
+    if found:
+        return found
+    local = Path.home() / ".local" / "bin" / name
+    if local.is_file() and os.access(local, os.X_OK):
+        return str(local)
+    script = checkout_root() / "scripts" / TOOLS[name]
+    return str(script) if script.is_file() else None
+
+
+def project_dir(payload: dict) -> str:
+    """The project folder: $CLAUDE_PROJECT_DIR, else the hook's `cwd`, else the current one."""
+    cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
+    return os.environ.get("CLAUDE_PROJECT_DIR") or cwd or os.getcwd()
+
+
+def project_name(payload: dict) -> str:
+    """The ledger's project name, as the skill derives it: $JUDGMENT_PROJECT, else the name of
+    the project folder."""
+    return os.environ.get("JUDGMENT_PROJECT") or Path(project_dir(payload)).resolve().name
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["hook"]:
+        from judgment_toolkit import claude_hooks
+        return claude_hooks.run(argv[1:])
+    if argv[:1] == ["setup-claude"]:
+        from judgment_toolkit import claude_setup
+        return claude_setup.main(argv[1:])
+    if argv[:1] in (["-h"], ["--help"]):
+        sys.stdout.write(USAGE)
+        return 0
+    given = f"unknown command: {argv[0]}" if argv else "a command is required"
+    sys.stderr.write(f"judgment-kit: {given}; see judgment-kit --help\n")
+    return 64
+
+
+def console_main():
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    console_main()
