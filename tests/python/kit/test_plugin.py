@@ -260,3 +260,27 @@ def test_the_old_example_rules_did_allow_writes():
     """The matching model is not vacuous: `Bash(judgment-card:*)` covers record-answer."""
     assert rule_matches("Bash(judgment-card:*)", WRITE_COMMANDS[1])
     assert rule_matches("Bash(ha history:*)", WRITE_COMMANDS[2])
+
+
+# -- from an installed copy: the wheel in a fresh venv, its scripts linked into ~/.local/bin as
+# pipx links them; the plugin folder holds no tools, so only ~/.local/bin can serve ---------
+
+from install.test_install import installed, source, wheel  # noqa: E402,F401 - the install tests' build
+
+
+def test_installed_copy_in_local_bin_serves_every_hook(installed, shop, tmp_path):
+    project, home = shop
+    local = home / ".local" / "bin"
+    local.mkdir(parents=True)
+    for name in ("judgment-kit", "judgment-ledger"):
+        (local / name).symlink_to(installed / name)
+    bare = tmp_path / "plugin"
+    (bare / "hooks").mkdir(parents=True)
+    payload = ask_payload("PostToolUse", project, tool_response={"answers": {QUESTION: "Postgres"}})
+    r = run_hook("PostToolUse", payload, home, project, root=bare, JUDGMENT_CAPTURE="1")
+    assert (r.returncode, r.stdout) == (0, "") and len(ledger_lines(project)) == 1
+    r = run_hook("SessionStart", {"source": "startup"}, home, project, root=bare)
+    assert r.returncode == 0 and "Which queue backend" in r.stdout
+    r = run_hook("PreToolUse", ask_payload("PreToolUse", project), home, project, root=bare)
+    assert "the person chose \"Postgres\" because no new service" in json.loads(r.stdout)[
+        "hookSpecificOutput"]["additionalContext"]
