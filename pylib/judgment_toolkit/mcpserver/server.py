@@ -5,11 +5,12 @@ verbatim, error code included; the CLI never changes a file when it refuses.
 """
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any, Optional
 
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult, TextContent
 
 from . import backend
 
@@ -29,10 +30,36 @@ def _flags(**pairs) -> list[str]:
     return argv
 
 
+class Refused(Exception):
+    """The CLI exited non-zero; becomes an isError result holding its stderr unchanged."""
+
+    def __init__(self, outcome: backend.Outcome):
+        super().__init__(outcome.err.strip())
+        self.outcome = outcome
+
+    def result(self) -> CallToolResult:
+        # Not a ToolError: the SDK would prefix "Error executing tool ..." to the CLI's line.
+        text = str(self)
+        return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True,
+                              structured_content={"exit_code": self.outcome.code, "error": text})
+
+
 def _checked(outcome: backend.Outcome) -> backend.Outcome:
     if outcome.code != 0:
-        raise ToolError(outcome.err.strip() or f"exit {outcome.code}")
+        raise Refused(outcome)
     return outcome
+
+
+def _tool(fn):
+    """fn, answering a refusal with the CLI's error as the tool result (same signature, so the
+    SDK derives the same input and output schema)."""
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except Refused as refused:
+            return refused.result()
+    return call
 
 
 def _project(project):
@@ -136,5 +163,5 @@ def build(project: Optional[str] = None) -> MCPServer:
     settings["project"] = project
     server = MCPServer("judgment-toolkit", instructions=INSTRUCTIONS)
     for fn in TOOLS:
-        server.add_tool(fn, structured_output=True)
+        server.add_tool(_tool(fn), structured_output=True)
     return server
