@@ -56,3 +56,15 @@ def test_installed_server_answers_as_the_installed_cli(mcp_venv, tmp_path):
     want = sh(mcp_venv / "judgment-ledger", "recall", "--project", "shop", "--question",
               "csv export", env=env, cwd=work)
     assert structured(recall) == json.loads(want.stdout) != []
+
+
+def test_pipx_install_with_the_extra_gives_a_serving_judgment_mcp(wheel, tmp_path):
+    pipx = Path(sys.executable).parent / "pipx"
+    env = user_env(tmp_path, PIPX_HOME=tmp_path / "pipx-home", PIPX_BIN_DIR=tmp_path / "bin",
+                   PIPX_MAN_DIR=tmp_path / "man", PIPX_DEFAULT_PYTHON=sys.executable)
+    sh(pipx, "install", f"{wheel}[mcp]", env=env, cwd=tmp_path)
+    tools, (prime,) = session([("prime", {"project": "shop"})], cwd=tmp_path,
+                              ledger=tmp_path / "ledger.jsonl",
+                              command=str(tmp_path / "bin" / "judgment-mcp"))
+    assert "record_judgment" in {t.name for t in tools.tools}
+    assert not prime.is_error
