@@ -13,7 +13,6 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "history_write"))
 from helpers_write import snapshot, started  # noqa: E402,F401  (fixtures)
 from conftest import GIT_ENV, GOAL, ROOT, goal, ha  # noqa: E402,F401
-from mcpclient import error_text, structured  # noqa: E402,F401  (one reading of a result)
 
 BIN = Path(sys.executable).parent
 SERVER = str(BIN / "judgment-mcp")
@@ -43,6 +42,18 @@ def call(tool, arguments, **kw):
 def ledger_cli(*args, cwd, ledger):
     return subprocess.run([str(BIN / "judgment-ledger"), *args], capture_output=True, text=True,
                           cwd=cwd, env=env_for(ledger), timeout=60)
+
+
+def structured(result):
+    """The structured content of a successful call (a bare list comes wrapped in `result`)."""
+    assert not result.is_error, result.content
+    data = result.structured_content
+    return data["result"] if set(data) == {"result"} else data
+
+
+def error_text(result):
+    assert result.is_error
+    return result.content[0].text
 
 
 def cli_json(proc):
