@@ -30,9 +30,9 @@ install_runtime() {
 # The test set-up: one step per tool the tests call. Further test-only tools (a browser for
 # the rendering tests, ...) get their own step here, called from install_test_tools.
 install_python_test_tools() {
-  if ! .venv/bin/python -c 'import pytest, pipx' 2>/dev/null \
+  if ! .venv/bin/python -c 'import pytest, pipx, mcp' 2>/dev/null \
      || [[ pyproject.toml -nt .venv/.installed-test ]]; then
-    pip_install -e '.[test]'
+    pip_install -e '.[test,mcp]'
     touch .venv/.installed-test
   fi
 }

@@ -1,0 +1,51 @@
+"""The `judgment-mcp` console script: serves the ledger and history tools (server.py) over
+stdio. This module imports nothing from `mcp` until the extra is known to be installed, so the
+base install runs it to print how to install the extra (exit NO_EXTRA) instead of a traceback.
+"""
+import argparse
+import importlib.util
+import sys
+
+NO_EXTRA = 69  # EX_UNAVAILABLE: the optional `mcp` extra is not installed
+INSTALL = "pip install 'judgment-toolkit[mcp]'  (or: pipx install 'judgment-toolkit[mcp]')"
+
+DESCRIPTION = """Serve the Judgment Ledger and the decision history over the Model Context \
+Protocol (stdio). Start it from an MCP client (see docs/mcp.md).
+
+tools:
+  recall_judgments   the recall array of `judgment-ledger recall`
+  search_judgments   the records `judgment-ledger search` prints
+  record_judgment    append through `judgment-ledger append` (fail-open: a skipped append is a
+                     result, not an error)
+  prime              the digest `judgment-ledger prime` prints
+  history_current, history_list, history_show
+                     the decision-history-view/v1 JSON of `ha history GOAL current|list|show`
+  history_add        `ha history GOAL add`; returns the decision-receipt/v1
+
+project and ledger: exactly as for the CLI. The ledger is HARNESS_JUDGMENT_LEDGER when set,
+else the default path of judgment-ledger; the project is the tool's `project` argument, else
+--project, else what judgment-ledger derives from the server's working directory (its git top
+level). History goals are found from the server's working directory, as `ha` finds them.
+A refused call is an MCP tool error carrying the CLI's message and error code.
+
+exit codes: 0 the client closed the connection; 2 bad arguments; 69 the `mcp` extra is missing.
+"""
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="judgment-mcp", description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--project", help="default project of the ledger tools "
+                                          "(a tool's own `project` argument wins)")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    if importlib.util.find_spec("mcp") is None:
+        print(f"judgment-mcp: the MCP server needs the optional extra: {INSTALL}",
+              file=sys.stderr)
+        return NO_EXTRA
+    from .server import build
+    build(args.project).run("stdio")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

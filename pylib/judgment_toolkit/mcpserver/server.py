@@ -1,0 +1,167 @@
+"""The MCP tools: each turns its typed parameters into the argv of the matching CLI command,
+runs it through backend (the same functions as the CLI) and returns its output parsed, as
+structured content. A non-zero exit is an MCP tool error (isError) carrying the CLI's stderr
+verbatim, error code included; the CLI never changes a file when it refuses.
+"""
+from __future__ import annotations
+
+import functools
+import json
+from typing import Any, Optional
+
+from mcp.server.mcpserver import MCPServer
+from mcp.types import CallToolResult, TextContent
+
+from . import backend
+
+INSTRUCTIONS = ("Memory of the human judgments of this project (the Judgment Ledger) and its "
+                "hash-chained decision history. Recall before asking the human again; record "
+                "an answer the human gave.")
+settings = {"project": None}
+
+
+def _flags(**pairs) -> list[str]:
+    argv: list[str] = []
+    for name, value in pairs.items():
+        values = value if isinstance(value, list) else [value]
+        for v in values:
+            if v is not None:
+                argv += [f"--{name.replace('_', '-')}", str(v)]
+    return argv
+
+
+class Refused(Exception):
+    """The CLI exited non-zero; becomes an isError result holding its stderr unchanged."""
+
+    def __init__(self, outcome: backend.Outcome):
+        super().__init__(outcome.err.strip())
+        self.outcome = outcome
+
+    def result(self) -> CallToolResult:
+        # Not a ToolError: the SDK would prefix "Error executing tool ..." to the CLI's line.
+        text = str(self)
+        return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True,
+                              structured_content={"exit_code": self.outcome.code, "error": text})
+
+
+def _checked(outcome: backend.Outcome) -> backend.Outcome:
+    if outcome.code != 0:
+        raise Refused(outcome)
+    return outcome
+
+
+def _tool(fn):
+    """fn, answering a refusal with the CLI's error as the tool result (same signature, so the
+    SDK derives the same input and output schema)."""
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except Refused as refused:
+            return refused.result()
+    return call
+
+
+def _project(project):
+    return project if project is not None else settings["project"]
+
+
+def recall_judgments(question: str, project: Optional[str] = None,
+                     rank: Optional[str] = None) -> list[dict[str, Any]]:
+    """Past human judgments that answer `question` in this project: the recall array of
+    `judgment-ledger recall` (best first; empty when nothing matches). Call it before asking
+    the human a question they may have answered already. `rank`: match (default) or relevance."""
+    o = _checked(backend.ledger(["recall", *_flags(project=_project(project), question=question,
+                                                   rank=rank)]))
+    return json.loads(o.out)
+
+
+def search_judgments(query: str, project: Optional[str] = None, limit: Optional[int] = None,
+                     rank: Optional[str] = None) -> list[dict[str, Any]]:
+    """Ledger records of this project matching `query` (words; all must match), as
+    `judgment-ledger search` prints them, newest first, at most `limit`."""
+    o = _checked(backend.ledger(["search", *_flags(project=_project(project), query=query,
+                                                   limit=limit, rank=rank)]))
+    return [json.loads(line) for line in o.out.splitlines() if line]
+
+
+def record_judgment(question: str, answer: str, card_ref: str, rationale: Optional[str] = None,
+                    tags: Optional[str] = None, id: Optional[str] = None,
+                    project: Optional[str] = None) -> dict[str, Any]:
+    """Append one human judgment (the human's answer to `question`) to the ledger through
+    `judgment-ledger append`; returns {"stored": record}. Fail-open: when the ledger cannot be
+    written the result is {"skipped": reason} and nothing is raised. `tags`: comma-separated.
+    Give `id` to make a retry idempotent. An invalid record is an error naming the field."""
+    o = _checked(backend.ledger(["append", "--json",
+                                 *_flags(project=_project(project), question=question,
+                                         answer=answer, card_ref=card_ref, rationale=rationale,
+                                         tags=tags, id=id)]))
+    if o.out.strip():
+        return {"stored": json.loads(o.out)}
+    return {"skipped": o.err.strip()}
+
+
+def prime(project: Optional[str] = None, limit: Optional[int] = None) -> str:
+    """The Markdown digest of this project's most recent judgments that `judgment-ledger prime`
+    prints at the start of a session (empty when there are none)."""
+    o = _checked(backend.ledger(["prime", *_flags(project=_project(project), limit=limit)]))
+    return o.out
+
+
+def _view(goal, view, flags) -> dict[str, Any]:
+    o = _checked(backend.ha(["history", goal, view, *flags, "--format", "json"]))
+    return json.loads(o.out)
+
+
+def history_current(goal: str, target: Optional[list[str]] = None,
+                    keyword: Optional[list[str]] = None, limit: Optional[int] = None,
+                    page: Optional[str] = None, since: Optional[str] = None) -> dict[str, Any]:
+    """The decisions of `goal` in force now (`ha history GOAL current --format json`, the
+    decision-history-view/v1 JSON). Filter by `target` ids and `keyword`s; continue with the
+    `page` cursor a previous result gave."""
+    return _view(goal, "current", _flags(target=target, keyword=keyword, limit=limit,
+                                         page=page, since=since))
+
+
+def history_list(goal: str, target: Optional[list[str]] = None,
+                 keyword: Optional[list[str]] = None, limit: Optional[int] = None,
+                 page: Optional[str] = None, since: Optional[str] = None) -> dict[str, Any]:
+    """Every decision event of `goal` in order (`ha history GOAL list --format json`,
+    decision-history-view/v1), superseded ones included."""
+    return _view(goal, "list", _flags(target=target, keyword=keyword, limit=limit,
+                                      page=page, since=since))
+
+
+def history_show(goal: str, id: Optional[str] = None, request_id: Optional[str] = None,
+                 limit: Optional[int] = None, page: Optional[str] = None) -> dict[str, Any]:
+    """One decision event of `goal` by its id (D1, D2, ...) or by the `request_id` it was added
+    with (`ha history GOAL show`, decision-history-view/v1)."""
+    return _view(goal, "show", ([id] if id is not None else [])
+                 + _flags(request_id=request_id, limit=limit, page=page))
+
+
+def history_add(goal: str, kind: str, summary: str, status: Optional[str] = None,
+                reason: Optional[str] = None, targets: Optional[list[str]] = None,
+                refs: Optional[list[str]] = None, checked_refs: Optional[list[str]] = None,
+                builds_on: Optional[list[str]] = None, supersedes: Optional[list[str]] = None,
+                event_at: Optional[str] = None, request_id: Optional[str] = None) -> dict[str, Any]:
+    """Register one decision event in the history of `goal` (`ha history GOAL add`); returns its
+    decision-receipt/v1. Give `request_id` so a retry is recognised instead of stored twice."""
+    o = _checked(backend.ha(["history", goal, "add",
+                             *_flags(kind=kind, summary=summary, status=status, reason=reason,
+                                     target=targets, ref=refs, checked_ref=checked_refs,
+                                     builds_on=builds_on, supersedes=supersedes,
+                                     event_at=event_at, request_id=request_id)]))
+    return json.loads(o.out)
+
+
+TOOLS = (recall_judgments, search_judgments, record_judgment, prime, history_current,
+         history_list, history_show, history_add)
+
+
+def build(project: Optional[str] = None) -> MCPServer:
+    settings["project"] = project
+    server = MCPServer("judgment-toolkit", instructions=INSTRUCTIONS)
+    for fn in TOOLS:
+        server.add_tool(_tool(fn), structured_output=True)
+    return server

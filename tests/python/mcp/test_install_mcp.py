@@ -1,0 +1,70 @@
+"""judgment-mcp as a user installs it: the wheel alone (the base install: no `mcp`, never
+imported, `judgment-mcp` says how to get the extra and exits 69) and the wheel plus the `mcp`
+extra in a fresh venv, driven by the SDK's stdio client from a folder outside the checkout; its
+tools answer as that venv's own CLI on the same ledger. The wheel is built as
+tests/python/install/test_install.py builds it (its fixtures and helpers, reused)."""
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "install"))
+from test_install import make_venv, sh, source, user_env, wheel  # noqa: E402,F401  (fixtures)
+from helpers_mcp import session, structured  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def base_venv(wheel, tmp_path_factory):
+    bin_dir = make_venv(tmp_path_factory.mktemp("base") / "v")
+    sh(bin_dir / "python", "-m", "pip", "install", "--quiet", wheel)
+    return bin_dir
+
+
+@pytest.fixture(scope="module")
+def mcp_venv(wheel, tmp_path_factory):
+    bin_dir = make_venv(tmp_path_factory.mktemp("extra") / "v")
+    sh(bin_dir / "python", "-m", "pip", "install", "--quiet", f"{wheel}[mcp]")
+    return bin_dir
+
+
+def test_base_install_has_no_mcp_and_judgment_mcp_says_how_to_install(base_venv, tmp_path):
+    env = user_env(tmp_path)
+    r = sh(base_venv / "python", "-c", "import importlib.util as u; print(u.find_spec('mcp'))",
+           env=env, cwd=tmp_path)
+    assert r.stdout.strip() == "None"
+    r = sh(base_venv / "judgment-mcp", check=False, env=env, cwd=tmp_path)
+    assert r.returncode == 69 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and "pip install 'judgment-toolkit[mcp]'" in r.stderr
+    r = sh(base_venv / "judgment-mcp", "--help", env=env, cwd=tmp_path)
+    assert r.stdout.startswith("usage: judgment-mcp") and "HARNESS_JUDGMENT_LEDGER" in r.stdout
+
+
+def test_installed_server_answers_as_the_installed_cli(mcp_venv, tmp_path):
+    work = tmp_path / "work"
+    work.mkdir()
+    ledger = work / "ledger.jsonl"
+    _, (stored, recall) = session([
+        ("record_judgment", {"question": "Keep the CSV export?", "answer": "yes",
+                             "card_ref": "c.json"}),
+        ("recall_judgments", {"question": "csv export"})],
+        cwd=work, ledger=ledger, args=["--project", "shop"],
+        command=str(mcp_venv / "judgment-mcp"))
+    rec = structured(stored)["stored"]
+    assert [json.loads(line) for line in ledger.read_text().splitlines()] == [rec]
+    env = user_env(tmp_path, HARNESS_JUDGMENT_LEDGER=ledger)
+    want = sh(mcp_venv / "judgment-ledger", "recall", "--project", "shop", "--question",
+              "csv export", env=env, cwd=work)
+    assert structured(recall) == json.loads(want.stdout) != []
+
+
+def test_pipx_install_with_the_extra_gives_a_serving_judgment_mcp(wheel, tmp_path):
+    pipx = Path(sys.executable).parent / "pipx"
+    env = user_env(tmp_path, PIPX_HOME=tmp_path / "pipx-home", PIPX_BIN_DIR=tmp_path / "bin",
+                   PIPX_MAN_DIR=tmp_path / "man", PIPX_DEFAULT_PYTHON=sys.executable)
+    sh(pipx, "install", f"{wheel}[mcp]", env=env, cwd=tmp_path)
+    tools, (prime,) = session([("prime", {"project": "shop"})], cwd=tmp_path,
+                              ledger=tmp_path / "ledger.jsonl",
+                              command=str(tmp_path / "bin" / "judgment-mcp"))
+    assert "record_judgment" in {t.name for t in tools.tools}
+    assert not prime.is_error

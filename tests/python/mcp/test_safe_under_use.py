@@ -1,0 +1,109 @@
+"""judgment-mcp under real use: concurrent servers, a vanishing client, oversized arguments,
+and a history add overlapping a view."""
+import json
+import subprocess
+import sys
+import threading
+
+from helpers_mcp import GOAL, SERVER, call, env_for, error_text, goal, session, snapshot, started, structured  # noqa: F401
+
+SAFETY_NET = 60  # seconds; only so a hang fails the test instead of the run
+
+
+def test_two_servers_appending_concurrently_keep_whole_lines(repo):
+    """Judgment Ledger v1, section 'Appending': concurrent appends are whole lines, none lost."""
+    ledger = repo / "ledger.jsonl"
+    n = 15
+
+    def one(tag):
+        calls = [("record_judgment", {"question": f"{tag} question {i}?", "answer": "x" * 2000,
+                                      "card_ref": "cards/c.md", "project": "demo"})
+                 for i in range(n)]
+        _, results = session(calls, cwd=repo, ledger=ledger)
+        assert all("stored" in structured(r) for r in results)
+
+    threads = [threading.Thread(target=one, args=(t,)) for t in ("a", "b")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(SAFETY_NET)
+    lines = ledger.read_text().splitlines()
+    questions = sorted(json.loads(x)["question"] for x in lines)
+    assert questions == sorted(f"{t} question {i}?" for t in "ab" for i in range(n))
+
+
+def test_server_exits_when_its_client_disappears(tmp_path):
+    p = subprocess.Popen([SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, cwd=tmp_path, env=env_for(tmp_path / "l.jsonl"))
+    p.stdin.write(b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n')
+    p.stdin.flush()
+    p.stdin.close()  # the client is gone: end of input
+    assert p.wait(SAFETY_NET) == 0
+    p.stdout.close()
+    p.stderr.close()
+
+
+def test_a_1mib_question_is_answered_not_hung(repo):
+    """The ledger has no size limit on a question (Judgment Ledger v1 sets none): a 1 MiB
+    recall is answered like any other, and the ledger is not touched."""
+    ledger = repo / "ledger.jsonl"
+    ledger.write_text("")
+    r = call("recall_judgments", {"question": "tabs " * (1 << 18), "project": "demo"},
+             cwd=repo, ledger=ledger)
+    assert structured(r) == []
+    assert ledger.read_bytes() == b""
+
+
+def test_oversized_summary_gets_limit_exceeded_and_the_history_unchanged(started):
+    repo = started
+    before = snapshot(repo)
+    r = call("history_add", {"goal": GOAL, "kind": "결정", "summary": "s" * (300 << 10)},
+             cwd=repo, ledger=repo / "l.jsonl")
+    text = error_text(r)
+    assert text.startswith("ha: limit_exceeded: ") and len(text) < 1000
+    assert snapshot(repo) == before
+
+
+def test_add_and_view_overlapping_through_mcp(started):
+    """decision-history/v1: a view sees whole events only, never a half-written add."""
+    repo = started
+    n = 8
+    views = []
+
+    def adder():
+        calls = [("history_add", {"goal": GOAL, "kind": "결정", "summary": f"decision {i}",
+                                  "request_id": f"r{i}"}) for i in range(n)]
+        _, results = session(calls, cwd=repo, ledger=repo / "l.jsonl")
+        assert all(structured(x)["schema"] == "decision-receipt/v1" for x in results)
+
+    def viewer():
+        _, results = session([("history_list", {"goal": GOAL})] * n, cwd=repo,
+                             ledger=repo / "l.jsonl")
+        views.extend(structured(x) for x in results)
+
+    threads = [threading.Thread(target=adder), threading.Thread(target=viewer)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(SAFETY_NET)
+    assert len(views) == n
+    for v in views:
+        assert v["schema"] == "decision-history-view/v1"
+    final = structured(call("history_list", {"goal": GOAL}, cwd=repo, ledger=repo / "l.jsonl"))
+    assert json.dumps(final).count("decision ") >= n
+
+
+def test_base_package_never_imports_mcp():
+    code = ("import sys, judgment_toolkit, judgment_toolkit.judgment.cli, judgment_toolkit.ha.cli,"
+            " judgment_toolkit.mcpserver.main; print(sorted(m for m in sys.modules"
+            " if m == 'mcp' or m.startswith('mcp.')))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert p.stdout.strip() == "[]"
+
+
+def test_without_the_extra_one_line_how_to_install_and_exit_69():
+    code = ("import sys; sys.modules['mcp'] = None\n"  # the extra absent, as in a base install
+            "from judgment_toolkit.mcpserver.main import main; sys.exit(main([]))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert p.returncode == 69 and p.stdout == ""
+    assert p.stderr.count("\n") == 1 and "judgment-toolkit[mcp]" in p.stderr
