@@ -13,7 +13,7 @@ import signal
 import subprocess
 import time
 
-from . import ids as ids_grammar, runs, safefs
+from . import ids as ids_grammar, plan as planmod, runs, safefs
 from .errors import error
 
 DEFAULT_TIMEOUT = 600.0
@@ -31,6 +31,11 @@ def select(goal, wanted):
     """The targets to run for `wanted` ids (all runnable 조건표 rows when empty)."""
     ids = goal.ids()
     plan = ids.plan
+    if not ids.plan_found:
+        raise error("target_refused",
+                    f"{goal.path}/PLAN.md: not found; ha check runs the commands of its "
+                    f"## 조건표 table. Create it with `ha new {goal.path}` (writes the missing "
+                    "PLAN.md from the template, keeps existing files), then fill in the table")
     targets = []
     if not wanted:
         for row in plan.conditions:
@@ -38,7 +43,9 @@ def select(goal, wanted):
                 targets.append(Target(row.id, {"criterion": row.id}, row))
         if not targets:
             raise error("target_refused",
-                        f"{goal.path}/PLAN.md: ## 조건표 declares no runnable rows")
+                        f"{goal.path}/PLAN.md: ## 조건표 declares no runnable rows (a table "
+                        f"with columns exactly '{' | '.join(planmod.CONDITION_COLUMNS)}' and "
+                        "change or maintain rows)")
     for wid in dict.fromkeys(wanted):
         if not ids_grammar.TARGET.match(wid):
             raise error("usage", f"{wid!r} is not a target id ({ids_grammar.GRAMMAR})")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 
 from .. import output
-from ..cliargs import ArgError, HelpRequested, is_utf8, scan
+from ..cliargs import ArgError, HelpRequested, did_you_mean, is_utf8, scan
 from . import usage
 from .errors import INTERNAL, USAGE, HaError
 
@@ -22,7 +22,8 @@ class _Args:
                      dash_is_flag=True)
         except ArgError as e:
             raise HaError(f"{command}: " + {
-                "unknown": f"unknown option {e.name}",
+                "unknown": f"unknown option {e.name}"
+                           + did_you_mean(e.name, sorted(options) + ["--help"]),
                 "needs_value": f"{e.name} needs a value",
                 "twice": f"{e.name} given twice",
                 "unexpected": f"unexpected argument {e.name!r}"}[e.kind], USAGE) from None
@@ -64,6 +65,15 @@ def cmd_start(argv, out):
     rec = done.record
     output.write(f"started: seq {done.seq}, base {rec['base_commit'][:12]}, "
                  f"rules {rec['rules']}\n", out)
+    return 0
+
+
+def cmd_new(argv, out):
+    args = _Args("new", argv, set(), max_positional=1)
+    from . import gitrepo, scaffold
+    for rel, what in scaffold.new(gitrepo.discover(), args.positional[0]):
+        output.write(f"{what} {rel}{' (already there, left as it is)' if what == 'kept' else ''}\n",
+                     out)
     return 0
 
 
@@ -118,8 +128,9 @@ def cmd_history(argv, out):
     return history_cli.main(argv)
 
 
-COMMANDS = {"capabilities": cmd_capabilities, "start": cmd_start, "check": cmd_check,
-            "status": cmd_status, "history": cmd_history}
+COMMANDS = {"capabilities": cmd_capabilities, "new": cmd_new, "start": cmd_start,
+            "check": cmd_check, "status": cmd_status, "history": cmd_history}
+TOP_FLAGS = ("--help", "--version")
 
 
 def _utf8_streams() -> None:
@@ -139,13 +150,14 @@ def main(argv=None) -> int:
             (out if argv else sys.stderr).write(usage.text("ha"))
             return 0 if argv else USAGE
         if argv[0] == "--version":
-            from . import HA_VERSION
-            output.write(f"ha {HA_VERSION}\n", out)
+            from .. import version
+            output.write(f"ha {version()}\n", out)
             return 0
         command = COMMANDS.get(argv[0])
         if command is None:
-            raise HaError(f"unknown command {argv[0]!r} (commands: {', '.join(COMMANDS)})",
-                          USAGE)
+            raise HaError(f"unknown command {argv[0]!r}"
+                          f"{did_you_mean(argv[0], [*COMMANDS, *TOP_FLAGS])} "
+                          f"(commands: {', '.join(COMMANDS)})", USAGE)
         code = command(argv[1:], out)
         out.flush()
         return code

@@ -19,6 +19,7 @@ CODES = {
     "target_refused": REFUSED,       # a target the goal does not declare or ha cannot run
     "not_started": REFUSED,          # the run record has no start line
     "already_started": REFUSED,      # ha start on a non-empty run record
+    "goal_exists": REFUSED,          # ha new where SPEC.md and PLAN.md both exist already
     "no_commit": REFUSED,            # ha start in a repository without a commit
     "record_integrity": REFUSED,     # the run record chain is broken (ha never repairs it)
     "unsupported_rules": UNSUPPORTED,  # run rules this ha does not know

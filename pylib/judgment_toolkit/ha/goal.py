@@ -15,6 +15,7 @@ from .gitrepo import Repo
 BUNDLE_FILES = ("PLAN.md", "REVIEW.md", "PROGRESS.md", "runs.jsonl")
 BUNDLE_DIRS = ("tasks",)
 OPTIONAL_MARK = "(선택)"
+CRITERIA_HEADING = "Acceptance Criteria"  # the level-2 heading of SPEC.md that holds AC-n
 
 _LIST_ITEM = re.compile(r"^ {0,3}[-*+](?:[ \t]+(.*))?$")
 _AC_ITEM = re.compile(rf"^(?:\*\*({ids.CRITERION_LIKE})\*\*|({ids.CRITERION_LIKE}))(?=[ \t]|$)"
@@ -32,6 +33,7 @@ class GoalIds:
     tasks: list = field(default_factory=list)      # T001... from PLAN.md ## Task, table order
     optional: list = field(default_factory=list)   # criteria marked (선택)
     plan: planmod.Plan = None
+    plan_found: bool = False                       # PLAN.md exists (a regular file)
 
     def all(self) -> set:
         return set(self.criteria) | set(self.extras) | set(self.tasks)
@@ -101,6 +103,7 @@ class Goal:
                 ids.criteria, ids.optional = parse_criteria(spec, self.rel("SPEC.md"))
             plan_text = self._text("PLAN.md")
             ids.plan = planmod.parse(plan_text or "", self.rel("PLAN.md"))
+            ids.plan_found = plan_text is not None
             criteria = set(ids.criteria)
             for row in ids.plan.conditions:
                 if row.id.startswith("AC-") and row.id not in criteria:
@@ -195,7 +198,14 @@ def _rules_number(rules: str) -> int:
 
 def parse_criteria(text: str, file: str):
     """(criteria, optional) from SPEC.md's `## Acceptance Criteria` list items."""
-    section = markdown.section(text, "Acceptance Criteria")
+    section = markdown.section(text, CRITERIA_HEADING)
+    if section is None:
+        near = markdown.near_heading(text, CRITERIA_HEADING)
+        if near is not None:
+            raise error("goal_invalid",
+                        f"{file}:{near[0]}: heading '{near[1]}' is not '## {CRITERIA_HEADING}' "
+                        "(exact spelling, case and level), so no acceptance criterion would be "
+                        f"read; rename it '## {CRITERIA_HEADING}'")
     criteria, optional, seen = [], [], {}
     for no, line in section or []:
         m = _LIST_ITEM.match(line)
@@ -205,7 +215,7 @@ def parse_criteria(text: str, file: str):
         am = _AC_ITEM.match(item)
         if not am:
             raise error("goal_invalid",
-                        f"{file}:{no}: list item under ## Acceptance Criteria has no "
+                        f"{file}:{no}: list item under ## {CRITERIA_HEADING} has no "
                         "AC-n id")
         cid = am.group(1) or am.group(2)
         if not ids.CRITERION.match(cid):
@@ -253,8 +263,9 @@ def _link_target(target: str, base: str):
     return joined
 
 
-def resolve(repo: Repo, arg: str, cwd: str | None = None) -> Goal:
-    """The goal folder named by `arg` (relative to `cwd` or absolute) inside `repo`'s worktree."""
+def resolve(repo: Repo, arg: str, cwd: str | None = None, create: bool = False) -> Goal:
+    """The goal folder named by `arg` (relative to `cwd` or absolute) inside `repo`'s worktree;
+    with `create` (ha new) a missing folder and its missing parents are made."""
     if not arg:
         raise error("usage", "goal: empty path")
     cwd = cwd or os.getcwd()
@@ -270,6 +281,15 @@ def resolve(repo: Repo, arg: str, cwd: str | None = None) -> Goal:
         if real == gd or real.startswith(gd + os.sep):
             raise error("usage", f"goal {arg!r}: inside the git dir")
     k = safefs.kind(real)
+    if k == "missing" and create:
+        try:
+            safefs.ensure_dir(real)
+        except safefs.FsError as exc:
+            if exc.state == "not_regular":
+                raise error("usage", f"goal {arg!r}: {exc.path} is not a folder") from None
+            raise error("io_error", f"goal {arg!r}: cannot create the folder {exc.path}: "
+                        f"{exc.detail}") from None
+        k = safefs.kind(real)
     if k == "missing":
         raise error("usage", f"goal {arg!r}: no such folder")
     if k != "dir":

@@ -54,6 +54,28 @@ def section(text: str, title: str):
     return out if found else None
 
 
+def near_heading(text: str, title: str, aliases=()):
+    """(line number, heading as written) of a heading that is likely meant to be `## title`
+    when the file has no exact `## title`: another case or level, a small typo
+    (cliargs.suggest), or one of `aliases` (the English name of a Korean heading). None when
+    the exact heading is there or nothing comes close. A goal document that misspells a
+    heading ha reads would otherwise be read as declaring nothing."""
+    from ..cliargs import suggest
+    found = None
+    for no, line in lines_outside_fences(text):
+        h = heading(line)
+        if h is None:
+            continue
+        level, written = h
+        if level == 2 and written == title:
+            return None
+        if found is None and (written.casefold() == title.casefold()
+                              or written.casefold() in (a.casefold() for a in aliases)
+                              or suggest(written, (title,)) is not None):
+            found = (no, line.strip())
+    return found
+
+
 def split_row(line: str):
     """Cells of a pipe table row, stripped; `\\|` is a literal pipe."""
     s = line.strip()

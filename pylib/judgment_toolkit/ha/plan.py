@@ -14,6 +14,8 @@ from .errors import error
 CONDITION_COLUMNS = ["ID", "종류", "검증 명령", "검사 경로", "Task"]
 TASK_COLUMNS = ["ID", "목표", "근거", "제안", "선행", "필수", "문서"]
 KINDS = ("change", "maintain", "manual")
+# English names a new user may give the Korean headings (the tables are read only under these)
+HEADING_ALIASES = {"조건표": ("Conditions", "Condition table", "Checks"), "Task": ("Tasks",)}
 NONE_MARK = "—"
 _ONE_CODE_SPAN = re.compile(r"(`+)(.+)\1", re.S)
 _SHELL_CHARS = set("|&;<>()$`*?~\n")
@@ -116,8 +118,19 @@ def _table_rows(text: str, heading: str, columns: list, file: str):
     """(line, cells) of the first table under `## heading`, its header checked, each row the
     right number of cells with an id that appears once; nothing when there is no table."""
     sec = markdown.section(text, heading)
-    table = markdown.first_table(sec) if sec is not None else None
+    expected = f"'## {heading}' with columns exactly '{' | '.join(columns)}'"
+    if sec is None:
+        near = markdown.near_heading(text, heading, HEADING_ALIASES.get(heading, ()))
+        if near is not None:
+            raise _bad(file, near[0], f"heading '{near[1]}' is not '## {heading}', so its "
+                       f"table would be ignored; ha reads a table under {expected}")
+        return
+    table = markdown.first_table(sec)
     if not table:
+        stray = next((no for no, line in sec if "|" in line), None)
+        if stray is not None:
+            raise _bad(file, stray, f"## {heading} has no table ha can read: every row, the "
+                       f"header included, starts with '|'; expected {expected}")
         return
     hno, header, rows = table
     if header != columns:

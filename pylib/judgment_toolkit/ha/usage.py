@@ -15,6 +15,11 @@ CORE_TABLES = {
     "ha": [(0, "`--help`, `--version`"), (USAGE, "no or unknown command")],
     "ha capabilities": [(0, "the capabilities printed"), (USAGE, "an argument was given"),
                         (INTERNAL, "internal error")],
+    "ha new": [(0, "the missing SPEC.md and PLAN.md written"),
+               (USAGE, "usage: unknown option, bad goal argument, not inside a git repository"),
+               (REFUSED, "refused: SPEC.md and PLAN.md both exist already (nothing is ever "
+                         "overwritten)"),
+               (INTERNAL, "I/O failure")],
     "ha start": [(0, "started"),
                  (USAGE, "usage: unknown option, bad goal argument, not inside a git repository"),
                  (REFUSED, "refused: already started, broken chain, no SPEC.md, malformed ids, "
@@ -73,6 +78,7 @@ def table_text(command: str) -> str:
 
 TOP = """\
 usage: ha capabilities
+       ha new <goal>
        ha start <goal> --request QUOTE [--rules run-rules/N]
        ha check <goal> [AC-n|EX-n|T001 ...] [--timeout SECONDS]
        ha status <goal> [--format md|json]
@@ -85,6 +91,13 @@ SYNOPSIS = {
     "ha capabilities": """\
 usage: ha capabilities
 Print what this ha supports (run rules, formats, features) as one JSON line.
+""",
+    "ha new": """\
+usage: ha new <goal>
+Write <goal>/SPEC.md and <goal>/PLAN.md from the templates: the exact headings and columns ha
+reads, one acceptance criterion and one task as examples, and comments explaining each column.
+The folder is created when missing; an existing file is never overwritten (only the missing
+ones are written). Then edit them, commit, and run `ha start <goal> --request QUOTE`.
 """,
     "ha start": """\
 usage: ha start <goal> --request QUOTE [--rules run-rules/N]
