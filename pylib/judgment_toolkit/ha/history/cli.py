@@ -26,5 +26,11 @@ def main(argv: list[str]) -> int:
     if rest and rest[0] == "verify":
         from judgment_toolkit.ha.history.store import chaincheck
         return chaincheck.main(goal_arg, rest[1:])
+    from judgment_toolkit import output
+    if rest and rest[0] == "graph":
+        # graph builds on viewcli's arguments, so viewcli must not import graph back
+        from judgment_toolkit.ha.history.views import graph
+        output.write(graph.run(goal_arg, rest[1:]), None)
+        return 0
     from judgment_toolkit.ha.history.views import viewcli  # ships with add: an ImportError here is a real bug, never "unavailable"
     return viewcli.main(goal_arg, rest)

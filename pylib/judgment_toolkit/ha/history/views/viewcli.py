@@ -93,8 +93,5 @@ def main(goal_arg: str, argv, out=None) -> int:
 
 def run(goal_arg: str, argv, cwd: str | None = None) -> str:
     """The rendered view (the whole output) for `ha history <goal_arg> <argv...>`."""
-    if argv and argv[0] == "graph":
-        from judgment_toolkit.ha.history.views import graph
-        return graph.run(goal_arg, argv[1:], cwd)
     from judgment_toolkit.ha.history.views.viewrun import view
     return view(goal_arg, Args(argv), cwd)
