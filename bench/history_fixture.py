@@ -22,8 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "pylib"))
 
-from judgment_toolkit.ha.history import index as indexmod, model  # noqa: E402
-from judgment_toolkit.ha.history.verify import StoredEvent  # noqa: E402
+from judgment_toolkit.ha.history.store import index as indexmod  # noqa: E402
+from judgment_toolkit.ha.history import model  # noqa: E402
+from judgment_toolkit.ha.history.store.verify import StoredEvent  # noqa: E402
 from judgment_toolkit.ha.history.context import open_history  # noqa: E402
 
 HA = str(ROOT / "scripts" / "ha")

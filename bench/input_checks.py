@@ -21,7 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pylib"))
 
 from judgment_toolkit.ha.errors import HaError  # noqa: E402
-from judgment_toolkit.ha.history import cursor, model  # noqa: E402
+from judgment_toolkit.ha.history.views import cursor  # noqa: E402
+from judgment_toolkit.ha.history import model  # noqa: E402
 from judgment_toolkit.ha.history.strictjson import parse_input  # noqa: E402
 
 

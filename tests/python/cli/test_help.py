@@ -8,7 +8,8 @@ import pytest
 
 from conftest import GIT_ENV, SCRIPTS
 
-from judgment_toolkit.ha.history import addcli, viewcli
+from judgment_toolkit.ha.history.register import addcli
+from judgment_toolkit.ha.history.views import viewcli
 from judgment_toolkit.judgment import cli as jcli
 
 APPEND = ["--" + f.replace("_", "-") for f in jcli.APPEND_FLAGS] + ["--json"]

@@ -15,7 +15,7 @@ import pytest
 from helpers_read import GOAL, note, start, store_dir
 from test_s7_s8_oracle import build, run_view
 
-from judgment_toolkit.ha.history import pointfacts, viewcli, viewrun
+from judgment_toolkit.ha.history.views import pointfacts, viewcli, viewrun
 
 ROOT = Path(__file__).resolve().parents[3]
 INDEX_FILES = ("index", "index.slots", "index.state")
@@ -127,7 +127,7 @@ def test_show_reads_what_it_shows_not_the_history(repo, goal):
     size = (store_dir(repo) / "events.jsonl").stat().st_size
     code = (
         "import json, sys\n"
-        "from judgment_toolkit.ha.history import viewcli\n"
+        "from judgment_toolkit.ha.history.views import viewcli\n"
         "viewcli.run(sys.argv[1], ['current'], cwd=sys.argv[2])  # warm: imports, git\n"
         "def rchar():\n"
         "    for line in open('/proc/self/io'):\n"

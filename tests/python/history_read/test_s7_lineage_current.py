@@ -10,7 +10,7 @@ from helpers_read import (GOAL, add, context, fails, ids, md, note, ok, runs_lin
                           view, write_store)
 
 from judgment_toolkit.ha import gitrepo, goal as goalmod, runs
-from judgment_toolkit.ha.history.lineage import Basis
+from judgment_toolkit.ha.history.views.lineage import Basis
 
 
 def chain_of(repo, goal=GOAL):

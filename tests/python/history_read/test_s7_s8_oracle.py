@@ -8,7 +8,7 @@ import pytest
 
 from helpers_read import GOAL, context, runs_lines, sha, start, write_store
 
-from judgment_toolkit.ha.history import viewcli
+from judgment_toolkit.ha.history.views import viewcli
 
 TARGETS = ["AC-1", "AC-2", "EX-1", "T001"]
 WORDS = ["buffer", "Empty", "loop", "zero", "경계"]

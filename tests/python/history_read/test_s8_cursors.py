@@ -7,7 +7,7 @@ import pytest
 from conftest import ha
 from helpers_read import GOAL, add, fails, ids, md, note, ok, start, store_dir, view
 
-from judgment_toolkit.ha.history import cursor
+from judgment_toolkit.ha.history.views import cursor
 from judgment_toolkit.ha.history.errors import HistoryError
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from helpers_read import GOAL, ids, note, start, store_dir, view  # noqa: F401
 
-from judgment_toolkit.ha.history import facts
+from judgment_toolkit.ha.history.views import facts
 
 SUMMARIES = [
     ("\u212ailo bytes", ()),                  # Kelvin sign: casefolds to "kilo bytes"

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from judgment_toolkit.ha.history import index
+from judgment_toolkit.ha.history.store import index
 
 SHA = "0" * 64
 

@@ -18,7 +18,7 @@ import pytest
 from helpers_write import events, refused, snapshot, start_key, started  # noqa: F401
 from conftest import ha
 
-from judgment_toolkit.ha.history import cursor
+from judgment_toolkit.ha.history.views import cursor
 from judgment_toolkit.ha.history.model import INPUT_DEPTH_MAX, INPUT_MAX, SEQ_MAX
 from judgment_toolkit.ha.history.strictjson import depth
 

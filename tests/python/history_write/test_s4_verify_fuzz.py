@@ -8,7 +8,8 @@ import random
 from conftest import git
 from helpers_write import add, receipt, started, store_dir  # noqa: F401
 
-from judgment_toolkit.ha.history import model, verify
+from judgment_toolkit.ha.history import model
+from judgment_toolkit.ha.history.store import verify
 from judgment_toolkit.ha.history.errors import HistoryError
 
 VALUES = [None, True, False, 0, -1, 2, 1.5, "", "x", "D1", "D99", [], [1], {}, {"a": 1},

@@ -88,7 +88,7 @@ def test_the_cap_applies_to_bytes_actually_read_not_to_the_reported_size():
     """/proc files are regular files whose fstat size is 0 while reading yields content: the
     bounded read must still stop at the cap and report too_large (same path as a file that
     grows past the cap while it is read)."""
-    from judgment_toolkit.ha.history.evidence import observe_file
+    from judgment_toolkit.ha.history.register.evidence import observe_file
     assert os.stat("/proc/self/status").st_size == 0
     assert observe_file("/proc/self", "status", limit=64) == {"state": "too_large"}
     assert observe_file("/proc/self", "status", limit=1 << 20)["state"] == "read"

@@ -4,8 +4,8 @@ for UTF-8, before anything looks the goal up.
 """
 from __future__ import annotations
 
-from ...cliargs import HELP_FLAGS, HelpRequested, is_utf8
-from .errors import invalid_input
+from judgment_toolkit.cliargs import HELP_FLAGS, HelpRequested, is_utf8
+from judgment_toolkit.ha.history.errors import invalid_input
 
 USAGE = ("usage: ha history <goal> add --kind <kind> --summary <text> [options] | "
          "ha history <goal> add --input <file|-> [--request-id <id>] | "
@@ -21,10 +21,16 @@ def main(argv: list[str]) -> int:
     if not is_utf8(goal_arg):
         raise invalid_input(f"goal {goal_arg!r} is not valid UTF-8")
     if rest and rest[0] == "add":
-        from . import addcli
+        from judgment_toolkit.ha.history.register import addcli
         return addcli.main(goal_arg, rest[1:])
     if rest and rest[0] == "verify":
-        from . import chaincheck
+        from judgment_toolkit.ha.history.store import chaincheck
         return chaincheck.main(goal_arg, rest[1:])
-    from . import viewcli  # ships with add: an ImportError here is a real bug, never "unavailable"
+    from judgment_toolkit import output
+    if rest and rest[0] == "graph":
+        # graph builds on viewcli's arguments, so viewcli must not import graph back
+        from judgment_toolkit.ha.history.views import graph
+        output.write(graph.run(goal_arg, rest[1:]), None)
+        return 0
+    from judgment_toolkit.ha.history.views import viewcli  # ships with add: an ImportError here is a real bug, never "unavailable"
     return viewcli.main(goal_arg, rest)

@@ -7,10 +7,10 @@ chain whose line 1 is intact opens normally and its lineage becomes unverifiable
 """
 from __future__ import annotations
 
-from .. import gitrepo, goal as goalmod, runs
-from ..errors import USAGE, HaError
-from .errors import HistoryError
-from .store import Store, locate
+from judgment_toolkit.ha import gitrepo, goal as goalmod, runs
+from judgment_toolkit.ha.errors import USAGE, HaError
+from judgment_toolkit.ha.history.errors import HistoryError
+from judgment_toolkit.ha.history.store.store import Store, locate
 
 
 class HistoryContext:

@@ -6,7 +6,7 @@ caused it, and the exit code this table gives the code. ha.cli renders it as
 """
 from __future__ import annotations
 
-from ..errors import INTERNAL, REFUSED, UNSUPPORTED, USAGE, HaError
+from judgment_toolkit.ha.errors import INTERNAL, REFUSED, UNSUPPORTED, USAGE, HaError
 
 EXIT_CODES = {
     "invalid_input": USAGE,          # arguments, kind, status, format, identifier, field errors

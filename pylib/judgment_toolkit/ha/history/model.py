@@ -11,8 +11,8 @@ import re
 
 from judgment_toolkit.jsonutil import compact, compact_bytes, utc_now  # noqa: F401 (utc_now: add)
 
-from .. import ids
-from .errors import invalid_input, limit_exceeded
+from judgment_toolkit.ha import ids
+from judgment_toolkit.ha.history.errors import invalid_input, limit_exceeded
 
 EVENT_SCHEMA = "decision-history/v1"
 RECEIPT_SCHEMA = "decision-receipt/v1"

@@ -15,8 +15,8 @@ import json
 import re
 from itertools import accumulate
 
-from .errors import invalid_input, limit_exceeded
-from .model import INPUT_DEPTH_MAX, INPUT_MAX, json_int
+from judgment_toolkit.ha.history.errors import invalid_input, limit_exceeded
+from judgment_toolkit.ha.history.model import INPUT_DEPTH_MAX, INPUT_MAX, json_int
 
 # A string token, its closing quote optional: a match never fails, so it is never retried from a
 # later quote and `sub` is one pass (an unterminated string just runs to the end).

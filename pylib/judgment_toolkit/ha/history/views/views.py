@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judgment_toolkit.ha.history import cursor
+from judgment_toolkit.ha.history.views import cursor
 from judgment_toolkit.ha.history.errors import HistoryError
 
 SCHEMA = "decision-history-view/v1"

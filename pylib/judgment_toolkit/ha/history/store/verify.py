@@ -12,8 +12,8 @@ from __future__ import annotations
 import hashlib
 import json
 
-from . import model, strictjson
-from .errors import HistoryError, corrupt
+from judgment_toolkit.ha.history import model, strictjson
+from judgment_toolkit.ha.history.errors import HistoryError, corrupt
 
 EVENTS = "events.jsonl"
 

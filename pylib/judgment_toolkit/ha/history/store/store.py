@@ -19,11 +19,11 @@ import json
 import os
 import stat
 
-from . import model
-from .errors import HistoryError, corrupt, unreadable
-from .. import safefs
-from . import index
-from .verify import StoredEvent, check_last, parse_last
+from judgment_toolkit.ha.history import model
+from judgment_toolkit.ha.history.errors import HistoryError, corrupt, unreadable
+from judgment_toolkit.ha import safefs
+from judgment_toolkit.ha.history.store import index
+from judgment_toolkit.ha.history.store.verify import StoredEvent, check_last, parse_last
 
 EVENTS, LAST, LOCK, TMP = "events.jsonl", "last", "lock", "last.tmp"
 TEMPS = (TMP, index.TMP, index.SLOTS_TMP)

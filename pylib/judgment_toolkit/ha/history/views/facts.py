@@ -19,9 +19,9 @@ from array import array
 from bisect import bisect_left
 from dataclasses import dataclass, field
 
-from judgment_toolkit.ha.history import index
+from judgment_toolkit.ha.history.store import index
 from judgment_toolkit.ha.history.errors import corrupt, invalid_input
-from judgment_toolkit.ha.history.lineage import DIFFERENT, SAME, UNVERIFIABLE
+from judgment_toolkit.ha.history.views.lineage import DIFFERENT, SAME, UNVERIFIABLE
 from judgment_toolkit.ha.history.model import TARGET_RE
 
 LINEAGES = (SAME, DIFFERENT, UNVERIFIABLE)   # byte codes 0, 1, 2 in Facts.lineage

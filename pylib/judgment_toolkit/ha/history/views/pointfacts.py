@@ -13,9 +13,9 @@ add cannot change the index while the view reads it.
 """
 from __future__ import annotations
 
-from judgment_toolkit.ha.history import index
+from judgment_toolkit.ha.history.store import index
 from judgment_toolkit.ha.history.errors import unreadable
-from judgment_toolkit.ha.history.facts import LINEAGES
+from judgment_toolkit.ha.history.views.facts import LINEAGES
 
 _CODE = {name: code for code, name in enumerate(LINEAGES)}
 

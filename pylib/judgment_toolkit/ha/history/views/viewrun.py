@@ -5,12 +5,12 @@ viewcli parses the command line into `Args` and calls `view`.
 from __future__ import annotations
 
 from judgment_toolkit.ha import runs
-from judgment_toolkit.ha.history import cursor, facts as factsmod, pointfacts, views
-from judgment_toolkit.ha.history.compare import Comparer
+from judgment_toolkit.ha.history.views import cursor, facts as factsmod, pointfacts, views
+from judgment_toolkit.ha.history.views.compare import Comparer
 from judgment_toolkit.ha.history.context import open_history
 from judgment_toolkit.ha.history.errors import HistoryError
-from judgment_toolkit.ha.history.lineage import Basis
-from judgment_toolkit.ha.history.render import render
+from judgment_toolkit.ha.history.views.lineage import Basis
+from judgment_toolkit.ha.history.views.render import render
 
 
 def view(goal_arg: str, args, cwd: str | None = None) -> str:

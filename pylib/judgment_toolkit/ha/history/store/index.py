@@ -46,7 +46,7 @@ import struct
 import sys
 import time
 
-from .verify import StoredEvent
+from judgment_toolkit.ha.history.store.verify import StoredEvent
 
 NAME, SLOTS, STATE = "index", "index.slots", "index.state"
 TMP, SLOTS_TMP = "index.tmp", "index.slots.tmp"     # a rebuild, until it is installed

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import sys
 
-from ...cliargs import ArgError, HelpRequested, scan
-from . import model
-from .errors import invalid_input
+from judgment_toolkit.cliargs import ArgError, HelpRequested, scan
+from judgment_toolkit.ha.history import model
+from judgment_toolkit.ha.history.errors import invalid_input
 
 SINGLE = ("--kind", "--summary", "--status", "--reason", "--event-at", "--request-id",
           "--input")
@@ -73,7 +73,7 @@ def _read_input(source: str) -> bytes:
 
 
 def _from_input(source: str, request_id: str | None):
-    from .strictjson import parse_input
+    from judgment_toolkit.ha.history.strictjson import parse_input
     doc = parse_input(_read_input(source))
     if not isinstance(doc, dict):
         raise invalid_input("--input must be a JSON object {\"request_id\", \"decision\"}")
@@ -93,6 +93,6 @@ def _from_input(source: str, request_id: str | None):
 
 def main(goal_arg: str, argv: list[str]) -> int:
     decision, request_id = parse_args(argv)
-    from .add import add
+    from judgment_toolkit.ha.history.register.add import add
     add(goal_arg, decision, request_id)
     return 0

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import hashlib
 
-from . import model
-from .. import runs
-from ..errors import HaError
-from .errors import HistoryError, limit_exceeded, unreadable
+from judgment_toolkit.ha.history import model
+from judgment_toolkit.ha import runs
+from judgment_toolkit.ha.errors import HaError
+from judgment_toolkit.ha.history.errors import HistoryError, limit_exceeded, unreadable
 
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
@@ -48,9 +48,9 @@ def _check_relations(decision: dict, count: int, last_correction: dict) -> None:
 
 def add(goal_arg: str, decision: dict, request_id: str | None, out=None) -> str:
     """Register one decision; returns the receipt line (also written to `out`)."""
-    from .context import open_history
-    from .evidence import check_runs, observe
-    from .store import NotWritten, WriteFailed
+    from judgment_toolkit.ha.history.context import open_history
+    from judgment_toolkit.ha.history.register.evidence import check_runs, observe
+    from judgment_toolkit.ha.history.store.store import NotWritten, WriteFailed
 
     at = model.utc_now()
     ctx = open_history(goal_arg, for_write=True)
@@ -123,7 +123,7 @@ def add(goal_arg: str, decision: dict, request_id: str | None, out=None) -> str:
 
 
 def _print(out, receipt: str, stored) -> None:
-    from ... import output
+    from judgment_toolkit import output
     try:
         output.write(receipt + "\n", out)
     except OSError as exc:

@@ -13,9 +13,9 @@ from __future__ import annotations
 import hashlib
 import os
 
-from .. import safefs
-from . import model
-from .errors import HistoryError
+from judgment_toolkit.ha import safefs
+from judgment_toolkit.ha.history import model
+from judgment_toolkit.ha.history.errors import HistoryError
 
 _CHUNK = 1 << 20
 

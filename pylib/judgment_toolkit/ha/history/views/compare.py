@@ -15,8 +15,8 @@
 """
 from __future__ import annotations
 
-from judgment_toolkit.ha.history import evidence
-from judgment_toolkit.ha.history.lineage import UNVERIFIABLE
+from judgment_toolkit.ha.history.register import evidence
+from judgment_toolkit.ha.history.views.lineage import UNVERIFIABLE
 
 
 class Comparer:

@@ -33,7 +33,7 @@ _SPECIAL = re.compile(r'["#&<>`|\[\]{}()\\%;]')
 
 
 def run(goal_arg: str, argv, cwd: str | None = None) -> str:
-    from judgment_toolkit.ha.history import viewcli, viewrun, views
+    from judgment_toolkit.ha.history.views import viewcli, viewrun, views
     if any(a in HELP_FLAGS for a in argv):
         raise HelpRequested("ha history graph")
     fmt, rest = _take_format(argv)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from judgment_toolkit import output
 from judgment_toolkit.cliargs import ArgError, HelpRequested, is_utf8, scan, whole_number
-from judgment_toolkit.ha.history import facts as factsmod
+from judgment_toolkit.ha.history.views import facts as factsmod
 from judgment_toolkit.ha.history.errors import invalid_input, limit_exceeded
 from judgment_toolkit.ha.history.model import check_request_id, event_seq
 
@@ -93,8 +93,5 @@ def main(goal_arg: str, argv, out=None) -> int:
 
 def run(goal_arg: str, argv, cwd: str | None = None) -> str:
     """The rendered view (the whole output) for `ha history <goal_arg> <argv...>`."""
-    if argv and argv[0] == "graph":
-        from judgment_toolkit.ha.history import graph
-        return graph.run(goal_arg, argv[1:], cwd)
-    from judgment_toolkit.ha.history.viewrun import view
+    from judgment_toolkit.ha.history.views.viewrun import view
     return view(goal_arg, Args(argv), cwd)
