@@ -8,8 +8,8 @@
 # Messages name the field (the flag without `--`, `-` spelled `_`), as the Python modules do.
 
 CLI_HELP_DIR="$(dirname "${BASH_SOURCE[0]}")/help"
+# shellcheck disable=SC2034  # read by the scripts that source this file
 CLI_WANTS_HELP=0  # set by cli_parse when -h/--help stood where a flag may
-export CLI_WANTS_HELP
 CLI_USAGE=64  # a usage error, wherever it is not append's rejected record (1)
 
 # cli_die TOOL TEXT [CODE]: "TOOL: TEXT" on stderr, exit CODE (default: usage).
@@ -118,6 +118,7 @@ cli_parse() {
   for f in ${single//_/-} ${switches//_/-}; do known+=("--$f"); done
   while (($#)); do
     arg="$1"; shift
+    # shellcheck disable=SC2034  # read by the scripts that source this file
     if [[ "$arg" == -h || "$arg" == --help ]]; then CLI_WANTS_HELP=1; return 0; fi
     if [[ "$arg" != --?* ]]; then
       if ((${#POS[@]} >= max)); then usage_error "unexpected argument '$arg'"; fi

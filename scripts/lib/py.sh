@@ -34,13 +34,19 @@ py_found() {
   printf '%s\n' "$py"
 }
 
+# harness_exec TOOL MISSING_EXIT MODULE ARGS...: exec `python -m MODULE ARGS...` (scripts/ha,
+# whose command line is Python's), or, with no interpreter, say so and exit MISSING_EXIT.
+harness_exec() {
+  local py
+  py="$(py_found "$1")" || exit "$2"
+  shift 2
+  exec "$py" -m "$@"
+}
+
 # py_exec TOOL JOB ARGS...: replace this shell with the job (the reads: their exit codes are
 # the documented ones as they are); no interpreter is exit 1.
 py_exec() {
-  local py
-  py="$(py_found "$1")" || exit 1
-  shift
-  exec "$py" -m "$PY_JOBS" "$@"
+  harness_exec "$1" 1 "$PY_JOBS" "${@:2}"
 }
 
 # py_guarded LABEL JOB ARGS...: run the job as a child and map every outcome, for the steps
