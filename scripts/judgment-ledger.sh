@@ -1,24 +1,102 @@
 #!/usr/bin/env bash
-# judgment-ledger.sh: the Judgment Ledger v1 (append | search | recall | prime | verify); the same command as
-# the installed console script `judgment-ledger` (judgment_toolkit.judgment.cli.ledger_main).
+# judgment-ledger.sh: the Judgment Ledger v1 (append | search | recall | prime | verify), and the
+# installed command `judgment-ledger` (scripts/installed/launcher runs this same file).
 #
-# Bash only finds the interpreter: every rule, message, exit code and the fail-open mapping of
-# append live in Python. The one case Python cannot handle, no interpreter, is answered here:
-# append and prime stay fail-open (one `... skipped (...)` line, exit 0), the others exit 1.
+# This script owns the command line: subcommands, flags, --help, usage errors and their exit
+# codes, and the fail-open mapping of append and prime (docs/internals.md, "Two layers"). The
+# checked values go to one Python job (judgment_toolkit.judgment.jobs) as positional arguments.
 set -euo pipefail
 
+here="$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")"  # through symlinks too
 # shellcheck source-path=SCRIPTDIR source=lib/py.sh
-source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/lib/py.sh"  # through symlinks too
+source "$here/lib/py.sh"
+# shellcheck source-path=SCRIPTDIR source=lib/cli.sh
+source "$here/lib/cli.sh"
 
-if [[ "${1:-}" == append || "${1:-}" == prime ]]; then  # the fail-open subcommands
-  py="$(harness_python)"
-  if ! command -v "$py" >/dev/null 2>&1; then
-    if [[ "$1" == prime ]]; then
-      printf 'judgment-ledger: prime: skipped (Python interpreter not found: %s)\n' "$py" >&2
-    else
-      printf 'judgment-ledger: append skipped (Python interpreter not found: %s; run bash scripts/setup.sh)\n' "$py" >&2
-    fi
-    exit 0
+TOOL=judgment-ledger
+COMMANDS=(append search recall prime verify)
+MAX_RESULTS=3   # search and recall: the contract's top 3 (judgment.search.MAX_LIMIT)
+PRIME_MAX=50    # judgment.prime.MAX_LIMIT
+
+# usage_error MESSAGE: "judgment-ledger: SUBCOMMAND: MESSAGE", exit 64; append's own is a
+# rejected record (exit 1), as the contract names it.
+usage_error() {
+  if [[ "$SUBCOMMAND" == append ]]; then
+    cli_die "$TOOL" "append rejected ($1)" 1
   fi
-fi
-harness_exec judgment-ledger 1 judgment_toolkit.judgment.cli ledger "$@"
+  cli_die "$TOOL" "$SUBCOMMAND: $1"
+}
+
+# parse "SINGLE..." "SWITCHES..." ARGS...: cli_parse, and the subcommand's --help.
+parse() {
+  cli_parse "$1" "$2" 0 "${@:3}"
+  if ((CLI_WANTS_HELP)); then cli_help "$TOOL $SUBCOMMAND"; exit 0; fi
+}
+
+# whole_number VALUE MAX: VALUE is a plain decimal from 1 to MAX.
+whole_number() {
+  [[ "$1" =~ ^[0-9]{1,18}$ ]] && ((10#$1 >= 1 && 10#$1 <= $2))
+}
+
+cmd_append() {
+  parse "project question answer card_ref rationale tags id input" "json" "$@"
+  local pairs=() field
+  if [[ -v "ARG[input]" ]]; then
+    [[ "${ARG[input]}" == - ]] || usage_error "input: must be - (one JSON record on stdin), not '${ARG[input]}'"
+    ((${#ARG[@]} == 1 + ${ARG[json]:-0})) || usage_error "input: --input - takes the record from stdin; give no field flags with it"
+    pairs=(-)
+  else
+    for field in project question answer card_ref rationale tags id; do
+      if [[ -v "ARG[$field]" ]]; then pairs+=("$field" "${ARG[$field]}"); fi
+    done
+  fi
+  py_guarded "$TOOL: append skipped" append "${ARG[json]:-0}" "${pairs[@]}"
+}
+
+# read_args TEXT_FIELD: search's and recall's flags, checked.
+read_args() {
+  local single="project $1 rank"
+  [[ "$1" == query ]] && single+=" limit"
+  parse "$single" "" "${@:2}"
+  cli_require project "$1"
+  cli_nonempty project
+  if [[ -v "ARG[limit]" ]] && ! whole_number "${ARG[limit]}" "$MAX_RESULTS"; then
+    usage_error "limit: must be a whole number from 1 to $MAX_RESULTS (at most $MAX_RESULTS results), not '${ARG[limit]}'"
+  fi
+}
+
+cmd_search() {
+  read_args query "$@"
+  local mode
+  mode="$(cli_rank_mode)"
+  py_exec "$TOOL" search "${ARG[project]}" "${ARG[query]}" "${ARG[limit]:-$MAX_RESULTS}" "$mode"
+}
+
+cmd_recall() {
+  read_args question "$@"
+  local mode
+  mode="$(cli_rank_mode)"
+  py_exec "$TOOL" recall "${ARG[project]}" "${ARG[question]}" "$mode"
+}
+
+cmd_prime() {
+  parse "project limit" "" "$@"
+  cli_require project
+  local limit="${ARG[limit]:-5}"
+  whole_number "$limit" "$PRIME_MAX" || usage_error "limit: must be a whole number from 1 to $PRIME_MAX, not '$limit'"
+  py_guarded "$TOOL: prime: skipped" prime "${ARG[project]}" "$((10#$limit))"
+}
+
+cmd_verify() {
+  parse "" "json" "$@"
+  py_exec "$TOOL" verify "${ARG[json]:-0}"
+}
+
+SUBCOMMAND="${1:-}"
+case "$SUBCOMMAND" in
+  -h|--help|help) cli_help "$TOOL" ;;
+  --version) printf '%s %s\n' "$TOOL" "$(cli_version)" ;;
+  append|search|recall|prime|verify) shift; "cmd_$SUBCOMMAND" "$@" ;;
+  "") printf '%s: unknown subcommand (none)\n' "$TOOL" >&2; cli_help "$TOOL" >&2; exit "$CLI_USAGE" ;;
+  *) cli_die "$TOOL" "unknown subcommand $SUBCOMMAND$(cli_did_you_mean "$SUBCOMMAND" "${COMMANDS[@]}"); see $TOOL --help" ;;
+esac

@@ -23,8 +23,18 @@ install_runtime() {
     pip_install -e .
     touch .venv/.installed-runtime
   fi
+
   # Bytecode once, so no call pays for compiling the package (PYTHONDONTWRITEBYTECODE may be set).
   .venv/bin/python -m compileall -q pylib >/dev/null
+}
+
+# The installed commands of this editable install are the checkout's scripts themselves (links,
+# never copies that could go stale) in place of the wheel's launcher pip writes; after every pip.
+link_entry_points() {
+  local tool
+  for tool in judgment-ledger judgment-card; do
+    ln -sfn "../../scripts/$tool.sh" ".venv/bin/$tool"
+  done
 }
 
 # The test set-up: one step per tool the tests call. Further test-only tools (a browser for
@@ -34,6 +44,13 @@ install_python_test_tools() {
      || [[ pyproject.toml -nt .venv/.installed-test ]]; then
     pip_install -e '.[test,mcp]'
     touch .venv/.installed-test
+  fi
+}
+
+# Debian's shellcheck, for the test over scripts/; apt-get runs as root in CI.
+install_shellcheck() {
+  if ! command -v shellcheck >/dev/null 2>&1; then
+    apt-get update -qq && apt-get install -y -qq shellcheck >/dev/null
   fi
 }
 
@@ -51,12 +68,13 @@ install_browser() {
 
 install_test_tools() {
   install_python_test_tools
+  install_shellcheck
   install_bats
   install_browser
 }
 
 case "${1:-}" in
-  --runtime) install_runtime ;;
-  "") install_runtime; install_test_tools ;;
+  --runtime) install_runtime; link_entry_points ;;
+  "") install_runtime; install_test_tools; link_entry_points ;;
   *) printf 'usage: bash scripts/setup.sh [--runtime]\n' >&2; exit 64 ;;
 esac

@@ -135,8 +135,9 @@ add() { # add PROJECT QUESTION [more flags...]
   [ "${#lines[@]}" -eq 3 ]
   [ "$(json_eval 'd["question"]' <<<"${lines[0]}")" = "how to cache the build" ]
   [[ "${lines[1]}" == '{"id":"'* ]]
-  run "$LEDGER" search --project demo --query cache --limit 9
-  [ "${#lines[@]}" -eq 3 ]
+  run "$LEDGER" search --project demo --query cache --limit 9  # never silently fewer
+  [ "$status" -eq 64 ]
+  [ "$output" = "judgment-ledger: search: limit: must be a whole number from 1 to 3 (at most 3 results), not '9'" ]
   run "$LEDGER" search --project demo --query cache --limit 1
   [ "${#lines[@]}" -eq 1 ]
 }
@@ -250,4 +251,41 @@ add() { # add PROJECT QUESTION [more flags...]
   run --separate-stderr "$LEDGER" search --project demo --query q
   [ "$status" -eq 1 ]
   [[ "$stderr" == *"run bash scripts/setup.sh"* ]]
+}
+
+@test "fail-open: a crashing, a signalled and a missing interpreter each give one append skipped line, exit 0" {
+  export HARNESS_JUDGMENT_LEDGER="$BATS_TEST_TMPDIR/l.jsonl"
+  crash="$BATS_TEST_TMPDIR/crash-python"
+  printf '#!/bin/sh\necho "Traceback (most recent call last):" >&2\necho "RuntimeError: boom" >&2\nexit 1\n' >"$crash"
+  killed="$BATS_TEST_TMPDIR/killed-python"
+  printf '#!/bin/sh\nkill -KILL $$\n' >"$killed"
+  chmod +x "$crash" "$killed"
+  HARNESS_PYTHON="$crash" run "$LEDGER" append --project p --question q --answer a --card-ref c
+  [ "$status" -eq 0 ]
+  [ "$output" = "judgment-ledger: append skipped (Python exited 1: RuntimeError: boom)" ]
+  HARNESS_PYTHON="$killed" run "$LEDGER" append --project p --question q --answer a --card-ref c
+  [ "$status" -eq 0 ]
+  [ "$output" = "judgment-ledger: append skipped (killed by signal KILL)" ]
+  HARNESS_PYTHON="$BATS_TEST_TMPDIR/none" run "$LEDGER" append --project p --question q --answer a --card-ref c
+  [ "$status" -eq 0 ]
+  [[ "$output" == "judgment-ledger: append skipped (Python interpreter not found: "* ]]
+  HARNESS_PYTHON="$crash" run "$LEDGER" append --project p --nope x
+  [ "$status" -eq 1 ]  # a usage error is the caller's: rejected, answered by Bash alone
+  [ "$output" = "judgment-ledger: append rejected (--nope: unknown flag)" ]
+  [ ! -e "$HARNESS_JUDGMENT_LEDGER" ]
+}
+
+@test "append --input - stores a 200 KiB question once, byte-exact, as record-answer sends it" {
+  export HARNESS_JUDGMENT_LEDGER="$BATS_TEST_TMPDIR/l.jsonl"
+  q="$(head -c 204800 /dev/zero | tr '\0' 'x')"
+  printf '{"project":"p","question":"%s","answer":"a","card_ref":"c"}' "$q" | "$LEDGER" append --input -
+  [ "$(wc -l <"$HARNESS_JUDGMENT_LEDGER")" -eq 1 ]
+  printf '"question":"%s","answer":"a"' "$q" >"$BATS_TEST_TMPDIR/pattern"
+  [ "$(grep -c -F -f "$BATS_TEST_TMPDIR/pattern" "$HARNESS_JUDGMENT_LEDGER")" -eq 1 ]
+}
+
+@test "shellcheck: every script is clean" {
+  command -v shellcheck || skip "shellcheck not installed (bash scripts/setup.sh installs it)"
+  run shellcheck -x "$ROOT"/scripts/*.sh "$ROOT"/scripts/lib/*.sh "$ROOT/scripts/ha" "$ROOT/scripts/installed/judgment-ledger"
+  [ "$status" -eq 0 ]
 }

@@ -1,5 +1,5 @@
 """The one append of a decision, used by `judgment-ledger append` and by
-`judgment-card record-answer` alike (in-process: no script, no argv size limit).
+`judgment-card record-answer` alike (which calls `judgment-ledger.sh append --input -`).
 
 `append` builds and validates the record, then writes it under the ledger's lock; with a given
 id it first looks for that id under the same lock (idempotent retries). `append_fail_open`
@@ -36,6 +36,29 @@ def append(given, path=None):
     return found, False
 
 
+def fields_from_json(raw):
+    """The append fields of one JSON object (`append --input -`): every key one of
+    record.FLAGS and every value a string, as flags give them. Anything else comes back as
+    {_BAD: reason}, which append_fail_open reports as a rejected record (exit 1)."""
+    import json
+    from . import record
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
+        return {_BAD: f"--input: not one JSON object: {e}"}
+    if type(doc) is not dict:
+        return {_BAD: "--input: not one JSON object"}
+    for key, value in doc.items():
+        if key not in record.FLAGS:
+            return {_BAD: f"{key}: not an append field (one of {', '.join(record.FLAGS)})"}
+        if type(value) is not str:
+            return {_BAD: f"{key}: must be a string, as its flag gives it"}
+    return doc
+
+
+_BAD = "\0rejected"  # no field name can be this key: fields_from_json's refusal
+
+
 def _content(rec):
     """What a retry must repeat: every field but the time of the decision (set by append)."""
     return {k: v for k, v in rec.items() if k != "decided_at"}
@@ -50,6 +73,8 @@ def append_fail_open(given, path=None, err=None):
                              f"{sys.executable}; {deps.install_hint()}")
     from . import ledger
     try:
+        if _BAD in given:
+            raise Rejected(given[_BAD])
         rec, _ = append(given, path)
         return exits.OK, rec
     except Rejected as e:

@@ -1,11 +1,8 @@
-"""judgment-card.v1: load, validate, should-issue, record-answer, recall."""
+"""judgment-card.v1: load, validate, the record-answer steps, recall (should-issue is argument
+logic only: scripts/judgment-card.sh answers it in Bash)."""
 import json
 import os
 import sys
-
-from . import exits
-
-ISSUE_REASONS = ("dod-ambiguous", "scope-exceeded", "tradeoff")
 
 
 class CardError(Exception):
@@ -55,40 +52,28 @@ def load_valid(path, raw=None):
     return card
 
 
-def should_issue(reason, floor_category=None):
-    """(stdout line, exit code)."""
-    if floor_category:
-        return f"HARD_STOP: floor ({floor_category})", exits.HARD_STOP
-    if reason in ISSUE_REASONS:
-        return "ISSUE_CARD", exits.OK
-    return "NO_CARD: reason not in enum", exits.NO_CARD
-
-
 def option_ids(card):
     return [o["id"] for o in card["options"]]
 
 
-RECORD_SKIPPED = "judgment-card: record skipped (unreachable)"
-
-
-def record_answer(path, card, answer, why, project, session, env=None, err=None):
-    """Checkpoint to harness-mem when configured, then append to the ledger in-process through
-    the ledger command's own append (appending.append_fail_open). Both are fail-open: a failure
-    is one stderr line, never an error. Returns {"ledger": the stored record or None,
-    "harness_mem": "recorded" | "unreachable" | "not_configured"}."""
-    from . import appending, mem
+def checkpoint(card, answer, why, project, session, env=None):
+    """Post the answer to harness-mem when it is configured (fail-open: a failure is one
+    `record skipped (unreachable)` line on stderr). Returns "recorded" | "unreachable" |
+    "not_configured"."""
+    from . import mem
     env = os.environ if env is None else env
-    err = err or sys.stderr
-    outcome = "not_configured"
-    if mem.configured(env):
-        outcome = "recorded" if mem.post(mem.payload(card, answer, why, project, session, env),
-                                         env) else "unreachable"
-        if outcome == "unreachable":
-            print(RECORD_SKIPPED, file=err, flush=True)
-    given = {"project": project, "question": card["question"], "answer": answer,
-             "rationale": why, "card_ref": path, "tags": "judgment-card"}
-    _, rec = appending.append_fail_open(given, err=err)
-    return {"ledger": rec, "harness_mem": outcome}
+    if not mem.configured(env):
+        return "not_configured"
+    if mem.post(mem.payload(card, answer, why, project, session, env), env):
+        return "recorded"
+    print("judgment-card: record skipped (unreachable)", file=sys.stderr, flush=True)
+    return "unreachable"
+
+
+def ledger_fields(card, answer, why, project, path):
+    """The ledger record of an answered card, as `judgment-ledger append` fields."""
+    return {"project": project, "question": card["question"], "answer": answer,
+            "rationale": why, "card_ref": path, "tags": "judgment-card"}
 
 
 def recall(card, project, path=None, mode="match"):

@@ -2,7 +2,7 @@
 error (70) or a traceback. Numbers of 4301+ digits (past Python's int() digit limit), bytes
 that are not UTF-8, and random bytes go to every flag of every command, through the real
 entry points; each answer must be one of that command's documented exit codes (the tables in
-judgment/exits.py and ha/usage.py), with one error line. Random values use a fixed seed."""
+the judgment --help texts, scripts/lib/help/, and ha/usage.py), with one error line. Random values use a fixed seed."""
 import os
 import random
 import subprocess
@@ -12,7 +12,8 @@ import pytest
 from conftest import GIT_ENV, SCRIPTS, ha
 
 from judgment_toolkit.ha import usage as ha_usage
-from judgment_toolkit.judgment import exits
+
+import judgment_help
 
 HUGE = b"9" * 5000
 NOT_UTF8 = b"\xff\xfe\xc3("
@@ -23,7 +24,7 @@ VALUES = [HUGE, b"D" + HUGE, b"-" + HUGE, NOT_UTF8, *RANDOM]
 
 def codes(command):
     if command.startswith("judgment"):
-        return {code for code, _ in exits.TABLES[command]}
+        return {code for code, _ in judgment_help.table(command)}
     return {code for code, _ in ha_usage.table(command)}
 
 
@@ -85,7 +86,8 @@ def test_ledger_limit_of_4301_digits_is_the_ordinary_bad_limit(tmp_path):
     code, out, err = call("judgment-ledger.sh", b("search", "--project", "p", "--query", "q",
                                                   "--limit", HUGE), tmp_path, env)
     assert (code, out) == (64, b"")
-    assert err == f"judgment-ledger: search: limit: must be a positive integer, not '{'9' * 5000}'\n"
+    assert err == (f"judgment-ledger: search: limit: must be a whole number from 1 to 3 (at most 3 "
+                   f"results), not '{'9' * 5000}'\n")
 
 
 def test_card_flags(tmp_path):

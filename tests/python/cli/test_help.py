@@ -10,13 +10,13 @@ from conftest import GIT_ENV, SCRIPTS
 
 from judgment_toolkit.ha.history.register import addcli
 from judgment_toolkit.ha.history.views import viewcli
-from judgment_toolkit.judgment import cli as jcli
+from judgment_toolkit.judgment import record
 
-APPEND = ["--" + f.replace("_", "-") for f in jcli.APPEND_FLAGS] + ["--json"]
+APPEND = ["--" + f.replace("_", "-") for f in record.FLAGS] + ["--json", "--input"]
 COMMANDS = [
     # (script, argv before --help, flags the usage must name, exit codes it must list)
     ("judgment-ledger.sh", [], ["append", "search", "recall"], [0, 64]),
-    ("judgment-ledger.sh", ["append"], APPEND, [0, 1, 70]),
+    ("judgment-ledger.sh", ["append"], APPEND, [0, 1]),
     ("judgment-ledger.sh", ["search"], ["--project", "--query", "--limit", "--rank"], [0, 1, 64, 70]),
     ("judgment-ledger.sh", ["recall"], ["--project", "--question", "--rank"], [0, 1, 64, 70]),
     ("judgment-card.sh", [], ["should-issue", "validate", "record-answer", "recall"], [0, 64]),
@@ -101,9 +101,44 @@ def test_unknown_flags_stay_usage_errors(tmp_path, script, argv, code, message):
 
 
 @pytest.mark.parametrize("script", ["judgment-ledger.sh", "judgment-card.sh"])
-def test_no_or_unknown_subcommand_is_64_with_the_usage_on_stderr(tmp_path, script):
+def test_no_subcommand_is_64_with_the_usage_an_unknown_one_is_one_line(tmp_path, script):
+    """No subcommand shows the usage on stderr; a wrong one is one line with a did-you-mean
+    when it is a likely typo (cliargs.did_you_mean's wording), never the whole usage."""
     tool = script[:-3]
-    for argv, shown in (([], "(none)"), (["frob"], "frob")):
-        r = run(script, *argv, cwd=tmp_path)
-        assert r.returncode == 64 and r.stdout == ""
-        assert r.stderr.startswith(f"{tool}: unknown subcommand {shown}\nusage: {tool} ")
+    r = run(script, cwd=tmp_path)
+    assert r.returncode == 64 and r.stdout == ""
+    assert r.stderr.startswith(f"{tool}: unknown subcommand (none)\nusage: {tool} ")
+    r = run(script, "frob", cwd=tmp_path)
+    assert (r.returncode, r.stdout) == (64, "")
+    assert r.stderr == f"{tool}: unknown subcommand frob; see {tool} --help\n"
+    typo, meant = ("apend", "append") if tool == "judgment-ledger" else ("rendr", "render")
+    r = run(script, typo, cwd=tmp_path)
+    assert (r.returncode, r.stdout) == (64, "")
+    assert r.stderr == (f"{tool}: unknown subcommand {typo} (did you mean '{meant}'?); "
+                        f"see {tool} --help\n")
+
+
+@pytest.mark.parametrize("script,argv,message", [
+    ("judgment-ledger.sh", ["search", "--project", "p", "--query", "q", "--limt", "2"],
+     "judgment-ledger: search: --limt: unknown flag (did you mean '--limit'?)\n"),
+    ("judgment-ledger.sh", ["verify", "--jsn"],
+     "judgment-ledger: verify: --jsn: unknown flag (did you mean '--json'?)\n"),
+    ("judgment-card.sh", ["record-answer", "c.json", "--anwser", "x"],
+     "judgment-card: record-answer: --anwser: unknown flag (did you mean '--answer'?)\n"),
+])
+def test_an_unknown_flag_near_a_real_one_gets_did_you_mean(tmp_path, script, argv, message):
+    r = run(script, *argv, cwd=tmp_path)
+    assert (r.returncode, r.stdout, r.stderr) == (64, "", message)
+
+
+@pytest.mark.parametrize("script", ["judgment-ledger.sh", "judgment-card.sh"])
+def test_version_is_the_package_version_with_no_python(tmp_path, script):
+    """--version is answered by Bash from pyproject's version (the one place), which is what
+    the installed package's metadata says (tests/python/install checks the installed one)."""
+    import tomllib
+    from conftest import ROOT
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    env = dict(os.environ, HARNESS_PYTHON=str(tmp_path / "no-python"))
+    r = subprocess.run([str(SCRIPTS / script), "--version"], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=60)
+    assert (r.returncode, r.stdout, r.stderr) == (0, f"{script[:-3]} {version}\n", "")

@@ -61,7 +61,7 @@ def source(tmp_path_factory):
     dest.mkdir()
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(ROOT / name, dest / name)
-    for folder in ("pylib", "templates"):
+    for folder in ("pylib", "templates", "scripts"):
         shutil.copytree(ROOT / folder, dest / folder,
                         ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     return dest
@@ -94,15 +94,19 @@ def test_the_wheel_holds_one_package_the_schemas_and_three_scripts(wheel):
         entry_points = z.read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
         metadata = z.read(next(n for n in names if n.endswith("/METADATA"))).decode()
     tops = {n.split("/")[0] for n in names}
-    assert tops == {"judgment_toolkit", wheel.name.split("-py")[0] + ".dist-info"}
+    assert tops == {"judgment_toolkit", wheel.name.split("-py")[0] + ".dist-info",
+                    wheel.name.split("-py")[0] + ".data"}
     for schema in ("judgment-ledger.v1", "judgment-card.v1", "decision-history-v1",
                    "decision-receipt-v1"):
         assert f"judgment_toolkit/templates/schemas/{schema}.json" in names
     assert "judgment_toolkit/templates/lexicon.txt" in names  # the relevance ranking's lexicon
-    for tool, target in (("judgment-ledger", "judgment_toolkit.judgment.cli:ledger_main"),
-                         ("judgment-card", "judgment_toolkit.judgment.cli:card_main"),
-                         ("ha", "judgment_toolkit.ha.cli:console_main")):
-        assert f"{tool} = {target}" in entry_points
+    assert "ha = judgment_toolkit.ha.cli:console_main" in entry_points
+    assert "judgment-ledger" not in entry_points  # no second parser: the Bash scripts are it
+    for tool in ("judgment-ledger", "judgment-card"):  # the launcher, and what it runs
+        assert any(n.endswith(f".data/scripts/{tool}") for n in names), tool
+        assert f"judgment_toolkit/sh/{tool}.sh" in names
+    for lib in ("lib/py.sh", "lib/cli.sh", "lib/help/judgment-ledger-append.txt"):
+        assert f"judgment_toolkit/sh/{lib}" in names
     requires = sorted(line.split(":", 1)[1].strip() for line in metadata.splitlines()
                       if line.startswith("Requires-Dist:") and "extra ==" not in line)
     assert requires == ["jsonschema>=4", "python-ulid>=2", "snowballstemmer>=2.2"]
@@ -115,8 +119,10 @@ def test_pyproject_lists_every_package_under_pylib_and_maps_templates():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
     under_pylib = {str(p.parent.relative_to(ROOT / "pylib")).replace(os.sep, ".")
                    for p in (ROOT / "pylib").rglob("__init__.py")}
-    assert set(config["packages"]) == under_pylib | {"judgment_toolkit.templates"}
-    assert config["package-dir"] == {"": "pylib", "judgment_toolkit.templates": "templates"}
+    assert set(config["packages"]) == under_pylib | {"judgment_toolkit.templates",
+                                                     "judgment_toolkit.sh"}
+    assert config["package-dir"] == {"": "pylib", "judgment_toolkit.templates": "templates",
+                                     "judgment_toolkit.sh": "scripts"}
 
 
 def test_templates_has_one_copy_in_the_repository():

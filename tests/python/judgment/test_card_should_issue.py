@@ -3,8 +3,6 @@ import pytest
 
 from ledger_helpers import card, hermetic_env
 
-from judgment_toolkit.judgment import card as card_mod
-
 
 @pytest.mark.parametrize("reason", ["dod-ambiguous", "scope-exceeded", "tradeoff"])
 def test_reasons_in_the_enum_issue_a_card(tmp_path, reason):
@@ -40,7 +38,12 @@ def test_usage_errors(tmp_path):
     assert (r.returncode, r.stderr) == (64, "judgment-card: should-issue: --why: unknown flag\n")
 
 
-def test_module():
-    assert card_mod.should_issue("tradeoff") == ("ISSUE_CARD", 0)
-    assert card_mod.should_issue(None) == ("NO_CARD: reason not in enum", 1)
-    assert card_mod.should_issue("x", "floor") == ("HARD_STOP: floor (floor)", 2)
+def test_answered_by_bash_alone_with_no_python_at_all(tmp_path):
+    """should-issue is argument logic only: no interpreter is started (HARNESS_PYTHON names
+    one that does not exist, and PATH holds no python)."""
+    env = hermetic_env(tmp_path, HARNESS_PYTHON=tmp_path / "no-python", PATH="/usr/bin:/bin")
+    for args, answer in ((["--reason", "tradeoff"], (0, "ISSUE_CARD\n", "")),
+                         (["--reason", "x"], (1, "NO_CARD: reason not in enum\n", "")),
+                         (["--floor-category", "f"], (2, "HARD_STOP: floor (f)\n", ""))):
+        r = card("should-issue", *args, env=env)
+        assert (r.returncode, r.stdout, r.stderr) == answer

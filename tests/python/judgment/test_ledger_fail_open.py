@@ -155,21 +155,30 @@ def test_a_broken_dependency_is_a_skip(tmp_path):
     assert not (tmp_path / "l.jsonl").exists()
 
 
-def test_a_missing_packaged_schema_is_a_bug_not_a_skip(tmp_path):
-    """A copy of the package without its schemas (a broken wheel): append must not pretend it
-    is an I/O problem; it exits 70 naming the missing resource, and nothing is written."""
+def test_a_missing_packaged_schema_is_70_from_the_job_and_skipped_by_the_script(tmp_path):
+    """A copy of the package without its schemas (a broken wheel). The append job says what
+    it is: exit 70 naming the missing resource. The script maps that to fail-open, as every
+    outcome but a rejected record (Judgment Ledger v1, section 'Fail-Open'): one
+    `append skipped (...)` line naming it, exit 0. Nothing is written either way."""
     import shutil
     from ledger_helpers import PYLIB
     copy = tmp_path / "pylib"
     shutil.copytree(PYLIB / "judgment_toolkit", copy / "judgment_toolkit",
                     ignore=shutil.ignore_patterns("*.json", "__pycache__"))
-    env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl",
-                       HARNESS_PYTHON=sys.executable)
-    r = subprocess.run([sys.executable, "-m", "judgment_toolkit.judgment.cli", "ledger",
-                        *append_args()], env=dict(env, PYTHONPATH=str(copy)),
+    env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl")
+    pairs = ["project", "demo", "question", "q", "answer", "a", "card_ref", "c"]
+    r = subprocess.run([sys.executable, "-m", "judgment_toolkit.judgment.jobs", "append", "0",
+                        *pairs], env=dict(env, PYTHONPATH=str(copy)),
                        capture_output=True, text=True, timeout=60)
     assert (r.returncode, r.stdout) == (70, "")
     assert r.stderr.startswith("judgment-ledger: append: internal error: the packaged schema "
                                "schemas/judgment-ledger.v1.json is missing")
-    assert "append skipped" not in r.stderr
-    assert not (tmp_path / "l.jsonl").exists()
+    broken = tmp_path / "broken-python"
+    broken.write_text(f'#!/bin/sh\nPYTHONPATH={copy} exec {sys.executable} "$@"\n')
+    broken.chmod(0o755)
+    r = ledger(*append_args(), env=dict(env, HARNESS_PYTHON=str(broken)))
+    assert (r.returncode, r.stdout) == (0, "")
+    [line] = r.stderr.splitlines()
+    assert line.startswith("judgment-ledger: append skipped (Python exited 70: ")
+    assert "schemas/judgment-ledger.v1.json is missing" in line
+    

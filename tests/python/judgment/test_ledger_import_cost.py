@@ -1,4 +1,4 @@
-"""search and recall never import jsonschema or ulid (Python start-up is most of a call's cost),
+"""The Python jobs behind the scripts (judgment.jobs): search and recall never import jsonschema or ulid (Python start-up is most of a call's cost),
 and only the relevance ranking imports snowballstemmer and reads the lexicon (never append, search or
 recall by default)."""
 import json
@@ -11,8 +11,8 @@ from ledger_helpers import PYLIB, hermetic_env, rec, write_records
 
 PROBE = """
 import json, sys
-from judgment_toolkit.judgment import cli
-code = cli.main(sys.argv[1:])
+from judgment_toolkit.judgment import jobs
+code = jobs.main(sys.argv[1:])
 heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("jsonschema", "ulid"))
 stemmer = sorted(m for m in sys.modules if m.split(".")[0] in ("snowballstemmer", "Stemmer")
                  or m.endswith((".judgment.rank", ".judgment.lexicon")))
@@ -32,9 +32,9 @@ def ledger_file(tmp_path):
 
 
 @pytest.mark.parametrize("argv", [
-    ["ledger", "search", "--project", "demo", "--query", "queue"],
-    ["ledger", "search", "--project", "demo", "--query", ""],
-    ["ledger", "recall", "--project", "demo", "--question", "queue pick"],
+    ["search", "demo", "queue", "3", "match"],
+    ["search", "demo", "", "3", "match"],
+    ["recall", "demo", "queue pick", "match"],
 ])
 def test_read_paths_stay_light(tmp_path, ledger_file, argv):
     result, out = probe(tmp_path, *argv)
@@ -43,8 +43,8 @@ def test_read_paths_stay_light(tmp_path, ledger_file, argv):
 
 
 @pytest.mark.parametrize("argv", [
-    ["ledger", "search", "--project", "demo", "--query", "queue", "--rank", "relevance"],
-    ["ledger", "recall", "--project", "demo", "--question", "queue pick", "--rank", "relevance"],
+    ["search", "demo", "queue", "3", "relevance"],
+    ["recall", "demo", "queue pick", "relevance"],
 ])
 def test_relevance_loads_the_stemmer_and_still_not_jsonschema(tmp_path, ledger_file, argv):
     """The probe sees the stemmer when it is loaded, so its absence above means something."""
@@ -56,7 +56,7 @@ def test_relevance_loads_the_stemmer_and_still_not_jsonschema(tmp_path, ledger_f
 
 def test_the_probe_sees_heavy_imports_when_they_happen(tmp_path):
     """The probe is not blind: append does import jsonschema."""
-    result, _ = probe(tmp_path, "ledger", "append", "--project", "demo", "--question", "q",
-                      "--answer", "a", "--card-ref", "c")
+    result, _ = probe(tmp_path, "append", "0", "project", "demo", "question", "q",
+                      "answer", "a", "card_ref", "c")
     assert result["code"] == 0 and "jsonschema" in result["heavy"]
     assert result["stemmer"] == []  # append never pays for the ranking

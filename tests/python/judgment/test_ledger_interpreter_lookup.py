@@ -16,8 +16,8 @@ def test_harness_python_is_the_interpreter_used(tmp_path):
     spy.write_text(f'#!/bin/sh\necho "$0 $*" > {tmp_path}/argv\nexit 0\n')
     spy.chmod(0o755)
     env = hermetic_env(tmp_path, HARNESS_PYTHON=spy)
-    assert card("should-issue", "--reason", "tradeoff", env=env).returncode == 0
-    assert (tmp_path / "argv").read_text() == f"{spy} -m judgment_toolkit.judgment.cli card should-issue --reason tradeoff\n"
+    assert card("validate", "c.json", env=env).returncode == 0
+    assert (tmp_path / "argv").read_text() == f"{spy} -m judgment_toolkit.judgment.jobs card-validate c.json\n"
 
 
 def lookup(env):
@@ -75,7 +75,7 @@ def test_should_issue_needs_no_dependencies(tmp_path, nodeps_python):
 def test_missing_interpreter_for_other_commands(tmp_path):
     env = hermetic_env(tmp_path, HARNESS_PYTHON=tmp_path / "nope")
     for run, args in [(ledger, ["search", "--project", "d", "--query", "q"]),
-                      (card, ["should-issue", "--reason", "tradeoff"])]:
+                      (card, ["validate", "c.json"])]:
         r = run(*args, env=env)
         assert r.returncode == 1 and "Python interpreter not found" in r.stderr and "setup.sh" in r.stderr
 

