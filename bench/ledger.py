@@ -83,8 +83,8 @@ def measure(argv, env, runs, scratch):
 
 PROBE = """
 import sys
-from judgment_toolkit.judgment import cli
-cli.main(sys.argv[1:])
+from judgment_toolkit.judgment import jobs
+jobs.main(sys.argv[1:])
 print(",".join(sorted(m for m in sys.modules if m.split(".")[0] in ("jsonschema", "ulid"))), file=sys.stderr)
 """
 
@@ -136,8 +136,8 @@ def main():
                   f"| {i[0]:.3f} ({i[1]:.3f}) |",
                   flush=True)
         last = work / f"ledger-{sizes[-1]}.jsonl"
-        for name, argv in [("search", ["ledger", "search", "--project", "project-07", "--query", query]),
-                           ("recall", ["ledger", "recall", "--project", "project-07", "--question", question])]:
+        for name, argv in [("search", ["search", "project-07", query, "3", "match"]),
+                           ("recall", ["recall", "project-07", question, "match"])]:
             found = heavy_imports(last, argv)
             print(f"\n{name} imports jsonschema/ulid: {found or 'no'}", end="")
         print()

@@ -63,27 +63,3 @@ def project_name(payload: dict) -> str:
     """The ledger's project name, as the skill derives it: $JUDGMENT_PROJECT, else the name of
     the project folder."""
     return os.environ.get("JUDGMENT_PROJECT") or Path(project_dir(payload)).resolve().name
-
-
-def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["hook"]:
-        from judgment_toolkit import claude_hooks
-        return claude_hooks.run(argv[1:])
-    if argv[:1] == ["setup-claude"]:
-        from judgment_toolkit import claude_setup
-        return claude_setup.main(argv[1:])
-    if argv[:1] in (["-h"], ["--help"]):
-        sys.stdout.write(USAGE)
-        return 0
-    given = f"unknown command: {argv[0]}" if argv else "a command is required"
-    sys.stderr.write(f"judgment-kit: {given}; see judgment-kit --help\n")
-    return 64
-
-
-def console_main():
-    sys.exit(main())
-
-
-if __name__ == "__main__":
-    console_main()

@@ -18,12 +18,24 @@ class MissingResource(RuntimeError):
     packaging, never an I/O problem to be skipped over (exit 70)."""
 
 
+def _folder(inside, checkout):
+    """A folder pyproject's `package-dir` maps into the wheel as judgment_toolkit/`inside`, else
+    the checkout's top-level `checkout`."""
+    installed = os.path.join(_PACKAGE, inside)
+    if os.path.isdir(installed):
+        return installed
+    return os.path.join(os.path.dirname(os.path.dirname(_PACKAGE)), checkout)
+
+
 def templates_dir():
     """The folder holding the packaged files: inside the installed package, else the checkout's."""
-    inside = os.path.join(_PACKAGE, "templates")
-    if os.path.isdir(inside):
-        return inside
-    return os.path.join(os.path.dirname(os.path.dirname(_PACKAGE)), "templates")
+    return _folder("templates", "templates")
+
+
+def script(name):
+    """The path of the Bash entry point `name` (judgment-ledger.sh, judgment-card.sh): the
+    package's copy once installed (judgment_toolkit/sh), else the checkout's scripts/."""
+    return os.path.join(_folder("sh", "scripts"), name)
 
 
 def path(*parts):

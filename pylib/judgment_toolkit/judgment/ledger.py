@@ -284,3 +284,24 @@ def _collect(found, buf, cut, next_hit):
 
 def has_escapes(data):
     return ESCAPES[0] in data or ESCAPES[1] in data
+
+
+_FRACTION = re.compile(r"(?<=:[0-9]{2})\.([0-9]+)")
+
+
+def time_key(value):
+    """A sortable UTC key for decided_at; unparseable times sort oldest."""
+    if len(value) == 20 and value[19] == "Z" and value[10] == "T":
+        return value[:19] + ".000000"
+    from datetime import datetime, timezone
+    # fromisoformat before Python 3.11 takes neither Z nor a fraction of other than 3 or 6
+    # digits, both of which the schema allows: spell the fraction as exactly 6 digits.
+    text = value.replace("Z", "+00:00")
+    text = _FRACTION.sub(lambda m: "." + m.group(1)[:6].ljust(6, "0"), text, 1)
+    try:
+        dt = datetime.fromisoformat(text)
+    except ValueError:
+        return ""
+    if dt.tzinfo is not None:
+        dt = dt.astimezone(timezone.utc)
+    return dt.strftime("%Y-%m-%dT%H:%M:%S.%f")

@@ -2,7 +2,7 @@
 
 A lexicon is UTF-8 text, one group per line, entries separated by commas; an entry is a word or
 a phrase ("deploy, release, rollout, 배포"). Lines that start with # and blank lines are ignored.
-Every entry is analysed into terms by the ranking's own analysis (judgment.rank.terms: case
+Every entry is analysed into terms by the ranking's own analysis (judgment.analysis.terms: case
 folding, stems, Korean bigrams), so a group speaks of terms, not spellings.
 
 Expansion: a group fires for a query when every term of one of its entries is among the query's
@@ -18,7 +18,7 @@ imports this module.
 import functools
 import os
 
-from . import ledger, rank
+from . import analysis, ledger
 from .args import UsageError
 from .deps import MissingResource, packaged_text
 
@@ -51,10 +51,10 @@ def lines(text, source):
 
 
 def analyse(where, entries):
-    """A group: its entries' distinct term tuples, in order (rank.terms)."""
+    """A group: its entries' distinct term tuples, in order (analysis.terms)."""
     group = []
     for entry in entries:
-        found = tuple(rank.terms(entry))
+        found = tuple(analysis.terms(entry))
         if not found:
             raise LexiconError(f"{where}: the entry {entry!r} has no term (only stopwords "
                                "or one-letter words)")
@@ -73,7 +73,7 @@ class Lexicon:
     """Groups kept as text, each analysed only when a query could fire it: stemming the whole
     packaged lexicon would cost more than a search. A group can fire only if one of its
     entries holds a word of each of that entry's terms, hence a word of some query term, and
-    every such word contains one of the term's needles (rank.needles): a line without any
+    every such word contains one of the term's needles (analysis.needles): a line without any
     query needle is skipped unread."""
 
     def __init__(self):
@@ -82,7 +82,7 @@ class Lexicon:
     def add(self, found, analysed=None):
         for i, (where, entries) in enumerate(found):
             group = analysed[i] if analysed else None
-            self.items.append([where, entries, rank.fold(",".join(entries)), group])
+            self.items.append([where, entries, analysis.fold(",".join(entries)), group])
 
     def __len__(self):
         return len(self.items)
@@ -99,7 +99,7 @@ class Lexicon:
     def expand(self, own, weight=EXPANSION_WEIGHT):
         """{added term: weight} for a query whose terms are `own`, in a stable order."""
         have = set(own)
-        query_needles = [n for t in own for n in rank.needles(t)]
+        query_needles = [n for t in own for n in analysis.needles(t)]
         added = {}
         for item in self.items:
             if not any(n in item[2] for n in query_needles):

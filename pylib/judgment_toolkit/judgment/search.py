@@ -12,15 +12,14 @@ with --rank or HARNESS_JUDGMENT_RANK (rank_mode); it is imported only when chose
 import heapq
 import json
 import os
-import re
 
 from . import ledger
+from .ledger import time_key
 
 MAX_LIMIT = 3
 MODES = ("match", "relevance")
 DEFAULT_MODE = "match"
 MODE_ENV = "HARNESS_JUDGMENT_RANK"
-_FRACTION = re.compile(r"(?<=:[0-9]{2})\.([0-9]+)")
 
 
 def rank_mode(flag=None, env=None):
@@ -107,19 +106,3 @@ def _byte_filter(needles):
     return keep
 
 
-def time_key(value):
-    """A sortable UTC key for decided_at; unparseable times sort oldest."""
-    if len(value) == 20 and value[19] == "Z" and value[10] == "T":
-        return value[:19] + ".000000"
-    from datetime import datetime, timezone
-    # fromisoformat before Python 3.11 takes neither Z nor a fraction of other than 3 or 6
-    # digits, both of which the schema allows: spell the fraction as exactly 6 digits.
-    text = value.replace("Z", "+00:00")
-    text = _FRACTION.sub(lambda m: "." + m.group(1)[:6].ljust(6, "0"), text, 1)
-    try:
-        dt = datetime.fromisoformat(text)
-    except ValueError:
-        return ""
-    if dt.tzinfo is not None:
-        dt = dt.astimezone(timezone.utc)
-    return dt.strftime("%Y-%m-%dT%H:%M:%S.%f")

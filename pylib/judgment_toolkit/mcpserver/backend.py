@@ -1,6 +1,7 @@
 """The one place the MCP server reaches into the toolkit: every tool runs the very command the
-CLI runs, in-process, so rules, limits, messages and exit codes exist once (in the CLI's own
-modules). When the command modules move, re-point the two imports below.
+CLI runs, so rules, limits, messages and exit codes exist once. The ledger's command line is the
+Bash layer (scripts/judgment-ledger.sh, docs/internals.md), so a ledger tool runs that script as
+a child with this server's interpreter; `ha`'s command line is Python and runs in-process.
 
 A command's stdout and stderr are captured for the call; calls are serialised by one lock
 because the captured streams are process-wide (sync tools run on worker threads).
@@ -39,9 +40,16 @@ def _run(main, argv) -> Outcome:
 
 
 def ledger(argv) -> Outcome:
-    """`judgment-ledger ARGV...`"""
-    from judgment_toolkit.judgment.cli import ledger_main
-    return _run(ledger_main, argv)
+    """`judgment-ledger ARGV...`, the packaged (or checkout) script run as a child."""
+    import os
+    import subprocess
+    import sys
+    from judgment_toolkit import packaged
+    env = dict(os.environ, HARNESS_PYTHON=sys.executable)
+    r = subprocess.run(["bash", packaged.script("judgment-ledger.sh"), *argv], env=env,
+                       stdin=subprocess.DEVNULL, capture_output=True)
+    return Outcome(r.returncode, r.stdout.decode("utf-8", "replace"),
+                   r.stderr.decode("utf-8", "replace"))
 
 
 def ha(argv) -> Outcome:

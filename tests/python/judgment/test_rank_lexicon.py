@@ -1,5 +1,5 @@
 """Issue 14, relevance ranking quality: the query-expansion lexicon (judgment.lexicon) and Korean
-particle stripping (judgment.rank.strip_korean). The seed's contract for the read paths is kept
+particle stripping (judgment.analysis.strip_korean). The seed's contract for the read paths is kept
 (judgment-ledger-v1, "Search" and "Recall": project scope, at most 3 results, the same output);
 docs/judgment-ledger.md "Ranking: match (default) and relevance" describes what is tested here.
 """
@@ -10,7 +10,7 @@ import pytest
 
 from ledger_helpers import hermetic_env, ledger, rec, relevance_ids, write_records
 
-from judgment_toolkit.judgment import lexicon, rank
+from judgment_toolkit.judgment import analysis, lexicon, rank
 
 
 @pytest.fixture
@@ -96,7 +96,7 @@ def test_format_errors_name_the_file_and_the_line(text, message):
     ("평가", "평가"), ("큐를", "큐를"), ("배포", "배포"),
 ])
 def test_korean_particles_and_endings_come_off(word, stem):
-    assert rank.strip_korean(word) == stem
+    assert analysis.strip_korean(word) == stem
 
 
 def test_korean_words_lose_particle_bigrams_and_question_words():

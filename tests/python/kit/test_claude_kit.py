@@ -137,18 +137,26 @@ def code_lines(path):
 
 
 def console_scripts():
-    """{name: "module:function"} of pyproject.toml's [project.scripts] (a small reader: Python
-    3.9 has no tomllib)."""
+    """{name: "module:function"} of pyproject.toml's [project.scripts], and {name: None} for the
+    commands installed as script-files (the Bash entry points); a small reader: Python 3.9 has
+    no tomllib."""
+    import re
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     section = text.split("[project.scripts]\n", 1)[1].split("\n[", 1)[0]
-    return {name.strip(): target.strip().strip('"')
-            for name, _, target in (line.partition("=") for line in section.splitlines())
-            if target}
+    found = {name.strip(): target.strip().strip('"')
+             for name, _, target in (line.partition("=") for line in section.splitlines())
+             if target}
+    files = re.search(r"^script-files = \[(.*)\]$", text, re.M).group(1)
+    found.update((p.strip().strip('"').rsplit("/", 1)[-1], None) for p in files.split(","))
+    return found
 
 
 def command_for(name, target):
     """The installed console script when it exists and its entry function does (the names are
-    declared before every entry function lands), else the scripts/ entry point."""
+    declared before every entry function lands), else the scripts/ entry point (always so for
+    judgment-ledger and judgment-card, which are the Bash scripts themselves, not console scripts)."""
+    if target is None:
+        return SCRIPTS / SCRIPT_FOR[name]
     module, _, function = target.partition(":")
     installed = Path(sys.executable).parent / name
     try:
@@ -166,7 +174,7 @@ def project(repo, goal, tmp_path):
     shims.mkdir()
     scripts = console_scripts()
     for name in SCRIPT_FOR:
-        (shims / name).symlink_to(command_for(name, scripts[name]))
+        (shims / name).symlink_to(command_for(name, scripts.get(name)))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HARNESS_", "PYTEST_"))}
     env.update(GIT_ENV, PATH=f"{shims}:{env['PATH']}", HOME=str(tmp_path))
     for args in (("ha", "start", goal, "--request", "빈 입력을 고쳐 줘"), ("ha", "check", goal, "AC-1")):

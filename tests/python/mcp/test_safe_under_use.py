@@ -94,7 +94,7 @@ def test_add_and_view_overlapping_through_mcp(started):
 
 
 def test_base_package_never_imports_mcp():
-    code = ("import sys, judgment_toolkit, judgment_toolkit.judgment.cli, judgment_toolkit.ha.cli,"
+    code = ("import sys, judgment_toolkit, judgment_toolkit.judgment.jobs, judgment_toolkit.ha.cli,"
             " judgment_toolkit.mcpserver.main; print(sorted(m for m in sys.modules"
             " if m == 'mcp' or m.startswith('mcp.')))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -1,0 +1,134 @@
+"""Text analysis of the relevance ranking: how a record's text and a query become terms (case
+folding, words of Latin, Hangul, Kana and Han script, Korean suffixes, English stems, stop words)
+and the byte needles a line must hold to be worth parsing. Its own module because both the
+scorer (judgment.rank) and the lexicon (judgment.lexicon) analyse text the same way, and the
+lexicon is imported by the scorer: one module under both keeps the import graph acyclic
+(tests/python/imports/test_import_graph.py).
+"""
+import re
+import unicodedata
+
+import snowballstemmer
+
+MIN_LEN = 2
+
+STOPWORDS = frozenset("""
+a about above after again against all also am an and any are aren as at be because been before
+being below between both but by can cannot could couldn did didn do does doesn doing don down
+during each either else ever every few for from further had hadn has hasn have haven having he
+her here hers herself him himself his how however i if in into is isn it its itself just let
+ll may me might more most must mustn my myself neither no nor not now of off on once only or
+other ought our ours ourselves out over own re same shall shan she should shouldn so some such
+than that the their theirs them themselves then there these they this those through to too
+under until up upon us ve very was wasn we were weren what when where whether which while who
+whom whose why will with won would wouldn yes yet you your yours yourself yourselves
+""".split()) | frozenset(
+    # Korean: the 2-character pieces of the question and sentence endings (할까요, 되나요,
+    # 합니다, 있습니까, 하세요, 해요...), which every Korean question has and which say nothing
+    "까요 나요 가요 어요 해요 세요 니다 니까 습니 합니 할까 될까 되나 는지 는가 인가 한가".split())
+
+_HANGUL = "\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff"
+_KANA = "\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f"
+_HAN = "\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
+_WORD = re.compile(f"[{_HANGUL}]+|[{_KANA}]+|[{_HAN}]+|[^{_HANGUL}{_KANA}{_HAN}" r"\W_]+")
+
+_CJK = re.compile(f"[{_HANGUL}{_KANA}{_HAN}]")
+_HANGUL_WORD = re.compile(f"[{_HANGUL}]")
+
+# Korean particles (조사) and the endings that 하다/되다/이다 verbs attach to a noun, taken off
+# the end of a Hangul word (longest first, again and again) while 2 characters or more remain:
+# "데이터베이스를" -> 데이터베이스, "도입할까요" -> 도입, "캐시는" -> 캐시.
+KOREAN_SUFFIXES = tuple(sorted(set("""
+에서부터 으로부터 에서는 에서도 에서의 에서만 으로는 으로도 으로서 으로써 에게는 에게서 까지는
+부터는 에서 으로 에게 한테 까지 부터 보다 처럼 마다 이나 이랑 이든 이란 에는 에도 에만 로는 로도
+로서 로써 과는 와는 과의 와의 을 를 이 가 은 는 에 로 의 도 와 과 만 랑
+할까요 하나요 합니까 합니다 하세요 해야 해요 하는 하기 하면 해서 했다 할지 하지 한다 하고 하여
+하죠 할까 할 한 해 했 되나요 될까요 됩니다 되는 되면 돼야 되어 된다 될 된 돼
+인가요 일까요 입니까 입니다 인지 이다 있나요 있을까요 없나요
+""".split()), key=len, reverse=True))
+_SUFFIXES_BY_LAST = {}
+for _suffix in KOREAN_SUFFIXES:
+    _SUFFIXES_BY_LAST.setdefault(_suffix[-1], []).append(_suffix)  # longest first, kept
+# Korean words that say nothing about a decision (question words, "we", "case", "for", endings
+# standing alone), dropped before and after stripping
+KOREAN_STOPWORDS = frozenset("""
+어떻게 언제 어디 어디서 무엇 뭐 뭘 왜 어느 어떤 어떨까요 우리 그냥 이제 지금 해당 경우 것 수 위해
+위한 대해 대한 관련 정말 계속 다시 어떻게든 아니면 또는 그리고 하지만 그래서 어때요 좋을까요 동안
+하나요 할까요 되나요 될까요 인가요 있나요 없나요 합니까 합니다 해야 하는 할지 했나요 모든 또한
+""".split())
+
+
+def strip_korean(word):
+    """A Hangul word without its particles and verb endings (see KOREAN_SUFFIXES)."""
+    while len(word) > 2:
+        for suffix in _SUFFIXES_BY_LAST.get(word[-1], ()):
+            if word.endswith(suffix) and len(word) - len(suffix) >= 2:
+                word = word[:-len(suffix)]
+                break
+        else:
+            return word
+    return word
+
+
+_STEMMER = snowballstemmer.stemmer("english")
+
+
+def fold(text):
+    """NFKC (only where it can change anything: non-ASCII text), then case folding."""
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
+    return text.casefold()
+
+
+def words(folded):
+    """The words of folded text. A Hangul word loses its particles and endings ("로그는" ->
+    로그, "보관하나요" -> 보관) or is dropped as a Korean stopword; then a Hangul, kana or Han
+    run longer than 2 characters becomes its overlapping 2-character pieces ("데이터베이스" ->
+    데이 이터 터베 베이 이스)."""
+    found = _WORD.findall(folded)
+    if folded.isascii():
+        return found
+    out = []
+    for word in found:
+        if _HANGUL_WORD.match(word):
+            if word in KOREAN_STOPWORDS:
+                continue
+            word = strip_korean(word)
+            if word in KOREAN_STOPWORDS:
+                continue
+        if len(word) > 2 and _CJK.match(word):
+            out.extend(word[i:i + 2] for i in range(len(word) - 1))
+        else:
+            out.append(word)
+    return out
+
+
+def term(word):
+    """The term of a folded word, or None for a stopword or a word that is too short."""
+    if len(word) < MIN_LEN or word in STOPWORDS:
+        return None
+    if word.isascii() and not word.isdigit():
+        return _STEMMER.stemWord(word)
+    return word
+
+
+def terms(text):
+    """The distinct terms of a text, in order of first appearance."""
+    seen = {}
+    for word in words(fold(text)):
+        t = term(word)
+        if t is not None:
+            seen.setdefault(t, None)
+    return list(seen)
+
+
+def needles(t):
+    """Substrings that every word with term t contains: a cheap, exact pre-check that lets a
+    record field without any of them skip the word-by-word analysis. Snowball English stems
+    are the word's own prefix except for their last letter (y -> i, an added e), and 5-letter
+    words in -ying (dying -> die)."""
+    if not (t.isascii() and not t.isdigit()):
+        return (t,)  # unstemmed: the word itself
+    if len(t) == 3 and t.endswith("ie"):
+        return (t[:-1], t[0] + "y")
+    return (t[:-1],)
