@@ -120,7 +120,7 @@ def test_show_reads_what_it_shows_not_the_history(repo, goal):
     bytes the process reads (/proc/self/io rchar), not as time. 20k events of about 1 KB."""
     if not os.path.exists("/proc/self/io"):
         pytest.skip("needs /proc/self/io")
-    sys.path.insert(0, str(ROOT / "bench"))
+    sys.path.append(str(ROOT / "bench"))  # after site-packages: bench/mcp.py must not hide the SDK
     import history_fixture
     start(repo)
     history_fixture.write_history(str(repo), GOAL, 20_000, index=True)

@@ -257,7 +257,7 @@ def test_readers_overlapping_adds_see_before_or_after(started):
 def test_a_history_written_before_the_index_existed_is_read_and_indexed(started):
     """Stores written by earlier versions have no index: read in full, indexed by the next
     add (bench/history_fixture.py writes such a store directly)."""
-    sys.path.insert(0, str(ROOT / "bench"))
+    sys.path.append(str(ROOT / "bench"))  # after site-packages: bench/mcp.py must not hide the SDK
     import history_fixture
     history_fixture.write_history(str(started), GOAL, 30)
     _, _, idx, _ = paths(started)
@@ -273,7 +273,7 @@ def test_a_history_written_before_the_index_existed_is_read_and_indexed(started)
 def test_a_modified_line_with_restored_mtime_is_corrupt_at_100k_events(started):
     """Issue 12's test: 100k events, indexed; one byte of one line in the middle changed
     (same length) and the file's mtime put back: current is still history_corrupt."""
-    sys.path.insert(0, str(ROOT / "bench"))
+    sys.path.append(str(ROOT / "bench"))  # after site-packages: bench/mcp.py must not hide the SDK
     import history_fixture
     history_fixture.write_history(str(started), GOAL, 100_000, index=True)
     _, events, idx, _ = paths(started)

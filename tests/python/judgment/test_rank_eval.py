@@ -5,7 +5,7 @@ import sys
 
 from ledger_helpers import ROOT
 
-sys.path.insert(0, str(ROOT / "bench"))
+sys.path.append(str(ROOT / "bench"))  # after site-packages: bench/mcp.py must not hide the SDK
 import rank_eval  # noqa: E402
 
 
