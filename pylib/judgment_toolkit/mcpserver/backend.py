@@ -46,8 +46,14 @@ def ledger(argv) -> Outcome:
     import sys
     from judgment_toolkit import packaged
     env = dict(os.environ, HARNESS_PYTHON=sys.executable)
-    r = subprocess.run(["bash", packaged.script("judgment-ledger.sh"), *argv], env=env,
-                       stdin=subprocess.DEVNULL, capture_output=True)
+    try:
+        r = subprocess.run(["bash", packaged.script("judgment-ledger.sh"), *argv], env=env,
+                           stdin=subprocess.DEVNULL, capture_output=True)
+    except OSError as e:  # E2BIG: one argument over the kernel's limit for one argv string
+        longest = max((len(a.encode("utf-8", "surrogateescape")) for a in argv), default=0)
+        return Outcome(64, "", f"judgment-ledger: {argv[0] if argv else ''}: an argument of "
+                               f"{longest} bytes is over this system's limit for one argument "
+                               f"({e.strerror}); shorten it (a question of a few KiB is plenty)\n")
     return Outcome(r.returncode, r.stdout.decode("utf-8", "replace"),
                    r.stderr.decode("utf-8", "replace"))
 

@@ -128,12 +128,13 @@ def test_pyproject_lists_every_package_under_pylib_and_maps_templates():
 def test_templates_has_one_copy_in_the_repository():
     """Ledger v1 names templates/schemas/judgment-ledger.v1.json; no second copy of any packaged
     file stands anywhere else in the checkout (generated folders included)."""
-    packaged = {p.name for p in (ROOT / "templates").rglob("*") if p.is_file()}
-    assert {"judgment-ledger.v1.json", "judgment-card.v1.json", "card.html", "lexicon.txt"} <= packaged
+    packaged = {p.name: p.read_bytes() for p in (ROOT / "templates").rglob("*") if p.is_file()}
+    assert {"judgment-ledger.v1.json", "judgment-card.v1.json", "card.html", "lexicon.txt"} <= set(packaged)
     skip = {".git", ".venv", "node_modules", "build"}  # build/: setuptools' staging of `pip install .`
     elsewhere = [p for p in ROOT.rglob("*") if p.is_file() and p.name in packaged
                  and not skip & set(p.relative_to(ROOT).parts)
-                 and p.relative_to(ROOT).parts[0] != "templates"]
+                 and p.relative_to(ROOT).parts[0] != "templates"
+                 and p.read_bytes() == packaged[p.name]]  # same name and content: a copy
     assert elsewhere == []
 
 

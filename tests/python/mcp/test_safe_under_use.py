@@ -43,14 +43,17 @@ def test_server_exits_when_its_client_disappears(tmp_path):
     p.stderr.close()
 
 
-def test_a_1mib_question_is_answered_not_hung(repo):
-    """The ledger has no size limit on a question (Judgment Ledger v1 sets none): a 1 MiB
-    recall is answered like any other, and the ledger is not touched."""
+def test_a_1mib_question_gets_the_argument_limit_error_not_a_hang(repo):
+    """The ledger tools run the Bash entry point, so one argument cannot pass the kernel's
+    limit for one argv string (128 KiB on Linux): a 1 MiB question is a tool error that says so
+    and what to do, and the ledger is not touched."""
     ledger = repo / "ledger.jsonl"
     ledger.write_text("")
     r = call("recall_judgments", {"question": "tabs " * (1 << 18), "project": "demo"},
              cwd=repo, ledger=ledger)
-    assert structured(r) == []
+    text = error_text(r)
+    assert text.startswith("judgment-ledger: recall: an argument of 1310720 bytes is over")
+    assert "shorten it" in text
     assert ledger.read_bytes() == b""
 
 

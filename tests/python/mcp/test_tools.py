@@ -33,12 +33,12 @@ def test_ledger_tools_equal_the_cli(repo):
     assert [structured(stored)["stored"], structured(stored2)["stored"]] == lines
     _, (recall, search, prime) = session([
         ("recall_judgments", {"question": "tabs"}),
-        ("search_judgments", {"query": "merges", "limit": 5}),
+        ("search_judgments", {"query": "merges", "limit": 3}),
         ("prime", {}),
     ], **kw)
     assert structured(recall) == cli_json(ledger_cli("recall", "--project", "demo", "--question",
                                                      "tabs", cwd=repo, ledger=ledger))
-    p = ledger_cli("search", "--project", "demo", "--query", "merges", "--limit", "5",
+    p = ledger_cli("search", "--project", "demo", "--query", "merges", "--limit", "3",
                    cwd=repo, ledger=ledger)
     assert structured(search) == [json.loads(x) for x in p.stdout.splitlines()]
     p = ledger_cli("prime", "--project", "demo", cwd=repo, ledger=ledger)
