@@ -21,13 +21,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "scripts"
-CARD = {
-    "question": "Use Redis or Postgres for the job queue?",
-    "options": [{"id": "redis", "label": "Redis", "consequence": "one more service"},
-                {"id": "postgres", "label": "Postgres", "consequence": "no new service"}],
-    "recommendation": "postgres", "confidence": "medium", "impact": "queue latency",
-    "diff_summary": "adds a jobs table",
-}
+# the card the install tests use too: one fixture file
+CARD = json.loads((ROOT / "tests" / "fixtures" / "cards" / "queue.json").read_text(encoding="utf-8"))
 
 
 def cpu(argv, env, stdin=None):

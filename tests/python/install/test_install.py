@@ -23,13 +23,7 @@ ROOT = Path(__file__).resolve().parents[3]
 SCRIPTS = ROOT / "scripts"
 FIXTURE_GOAL = ROOT / "tests" / "fixtures" / "goals" / "empty-input"
 TOOLS = ("judgment-ledger", "judgment-card", "ha")
-CARD = {
-    "question": "Use Redis or Postgres for the job queue?",
-    "options": [{"id": "redis", "label": "Redis", "consequence": "one more service"},
-                {"id": "postgres", "label": "Postgres", "consequence": "no new service"}],
-    "recommendation": "postgres", "confidence": "medium", "impact": "queue latency",
-    "diff_summary": "adds a jobs table",
-}
+CARD = json.loads((ROOT / "tests" / "fixtures" / "cards" / "queue.json").read_text(encoding="utf-8"))
 TIMEOUT = 600  # a safety net for pip and pipx, never an assertion
 
 
