@@ -16,7 +16,7 @@ from pathlib import Path
 
 TOOLS = {"judgment-ledger": "judgment-ledger.sh", "judgment-card": "judgment-card.sh",
          "ha": "ha"}  # installed console script -> its scripts/ entry point in a checkout
-CAPTURE_SWITCH = "JUDGMENT_CAPTURE"  # "1": the PostToolUse hook records answers
+CAPTURE_SWITCH, CAPTURE_ON = "JUDGMENT_CAPTURE", "1"  # the PostToolUse hook records answers
 INSTALL_HINT = ("judgment-toolkit: its commands were not found (PATH, ~/.local/bin, the plugin "
                 "folder); install them from a clone of the repository with: pipx install .")
 USAGE = """usage: judgment-kit hook session-start|ask-recall|ask-capture

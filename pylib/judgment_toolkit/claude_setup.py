@@ -15,19 +15,21 @@ import shlex
 import sys
 from pathlib import Path
 
-from judgment_toolkit.claude_kit import INSTALL_HINT
+from judgment_toolkit.claude_kit import CAPTURE_ON, CAPTURE_SWITCH, INSTALL_HINT
 
+CAPTURE_HOOK = "ask-capture"  # runs only with the capture switch on
 HOOKS = (  # (event, matcher, hook name): the plugin's hooks/hooks.json is hook_settings() too
     ("SessionStart", "startup|resume|clear|compact|fork", "session-start"),
     ("PreToolUse", "AskUserQuestion", "ask-recall"),
-    ("PostToolUse", "AskUserQuestion", "ask-capture"),
+    ("PostToolUse", "AskUserQuestion", CAPTURE_HOOK),
 )
 HOOK_TIMEOUT = 10  # seconds; the hooks bound their own work below it (claude_hooks.DEADLINE)
 PLUGIN_ROOT = "${CLAUDE_PLUGIN_ROOT}"
 
 READS = (  # Bash(...) allow rules: commands that only read
     "judgment-ledger search *", "judgment-ledger recall *", "judgment-ledger prime *",
-    "judgment-ledger verify *", "judgment-card validate *", "judgment-card recall *",
+    "judgment-ledger verify *", "judgment-ledger list *", "judgment-ledger show *",
+    "judgment-card validate *", "judgment-card recall *",
     "judgment-card render *", "judgment-card should-issue *", "ha status *", "ha capabilities *",
 )
 HISTORY_READS = ("", " current", " current *", " list", " list *", " show *", " graph",
@@ -42,9 +44,12 @@ EXIT_USAGE, EXIT_NOT_OBJECT, EXIT_IO = 64, 65, 70
 
 def hook_command(hook: str, root: str | None) -> str:
     """The shell command of one hook: judgment-kit from PATH, then ~/.local/bin, then the
-    plugin's (or checkout's) scripts/; when none runs, the one install line, exit 0."""
+    plugin's (or checkout's) scripts/; when none runs, the one install line, exit 0. The capture
+    hook tests its switch in the shell first: off (the default) costs a shell, not a Python
+    start (bench/hooks.py)."""
     dirs = "$PATH:$HOME/.local/bin" + (f":{root}/scripts" if root else "")
-    return (f'PATH="{dirs}" judgment-kit hook {hook} || echo {shlex.quote(INSTALL_HINT)}')
+    guard = f'[ "${CAPTURE_SWITCH}" = {CAPTURE_ON} ] || exit 0; ' if hook == CAPTURE_HOOK else ""
+    return (f'{guard}PATH="{dirs}" judgment-kit hook {hook} || echo {shlex.quote(INSTALL_HINT)}')
 
 
 def hook_settings(root: str | None) -> dict:
