@@ -59,6 +59,10 @@ def project_dir(payload: dict) -> str:
     return os.environ.get("CLAUDE_PROJECT_DIR") or cwd or os.getcwd()
 
 
+PROJECT_RULE_SH = '${JUDGMENT_PROJECT:-$(basename "${CLAUDE_PROJECT_DIR}")}'  # project_name, as
+# the skill and the commands print it (Claude Code fills in ${CLAUDE_PROJECT_DIR} there)
+
+
 def project_name(payload: dict) -> str:
     """The ledger's project name, as the skill derives it: $JUDGMENT_PROJECT, else the name of
     the project folder."""
