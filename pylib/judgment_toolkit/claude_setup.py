@@ -83,6 +83,12 @@ def wanted(goals) -> dict:
     return {"permissions": permission_rules(goals), "hooks": hook_settings(checkout_scripts_root())}
 
 
+def example_settings() -> dict:
+    """The kit's .claude/settings.example.json: what setup-claude writes into a project with no
+    started goal, for tools installed on PATH or in ~/.local/bin."""
+    return {"permissions": permission_rules([]), "hooks": hook_settings(None)}
+
+
 def merge(settings: dict, want: dict) -> dict:
     perms = settings.setdefault("permissions", {})
     for kind, rules in want["permissions"].items():

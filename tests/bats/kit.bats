@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# issue 13 entry points as users call them: judgment-ledger.sh prime|verify,
+# The entry points the Claude Code kit names, as users call them: judgment-ledger.sh prime|verify,
 # judgment-card.sh render, ha history <goal> graph|verify.
 
 load helpers
@@ -78,7 +78,7 @@ JSON
   [[ "$stderr" == *"is not a valid judgment-card.v1:"* ]]
 }
 
-@test "ha history graph and verify on the seed §11 example" {
+@test "ha history graph and verify on the example goal" {
   start_goal
   "$HA" history "$GOAL" add --kind 원인 --status 가설 --summary "첫 항목이 항상 있다고 가정했다" --target AC-1 >/dev/null
   "$HA" history "$GOAL" add --kind 결정 --summary "빈 입력이면 0을 반환한다" --target T001 --builds-on D1 >/dev/null

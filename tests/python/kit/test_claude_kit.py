@@ -21,7 +21,7 @@ from conftest import GIT_ENV, ROOT, SCRIPTS, ha
 
 KIT = ROOT / ".claude"
 SCRIPT_FOR = {"judgment-ledger": "judgment-ledger.sh", "judgment-card": "judgment-card.sh",
-              "ha": "ha"}
+              "ha": "ha", "judgment-kit": "judgment-kit"}
 CARD = {"question": "Use Redis or Postgres for the job queue?",
         "options": [{"id": "redis", "label": "Redis", "consequence": "one more service"},
                     {"id": "postgres", "label": "Postgres", "consequence": "no new service"}],
@@ -111,20 +111,19 @@ def test_command_frontmatter_and_the_required_commands():
     assert "--ref external:judgment-ledger:" in names      # cite a judgment as evidence
 
 
-def test_settings_example_structure():
-    settings = json.loads((KIT / "settings.example.json").read_text(encoding="utf-8"))
-    assert isinstance(settings, dict) and set(settings) <= {"permissions", "hooks", "env"}
-    hooks = settings["hooks"]
-    assert isinstance(hooks, dict) and list(hooks) == ["SessionStart"]
-    (group,) = hooks["SessionStart"]
-    assert set(group) <= {"matcher", "hooks"} and isinstance(group["hooks"], list)
-    assert set(group["matcher"].split("|")) <= {"startup", "resume", "clear", "compact"}
+def test_settings_example_is_what_setup_writes():
+    """The example is setup-claude's own output for a project with no started goal (one fact:
+    claude_setup), a settings object of permissions and hooks (hooks reference,
+    'Configuration'), the SessionStart hook on every source."""
+    from judgment_toolkit.claude_setup import dump, example_settings
+    text = (KIT / "settings.example.json").read_text(encoding="utf-8")
+    assert text == dump(example_settings()), "regenerate it with claude_setup.example_settings()"
+    settings = json.loads(text)
+    assert set(settings) == {"permissions", "hooks"}
+    (group,) = settings["hooks"]["SessionStart"]
+    assert set(group["matcher"].split("|")) == {"startup", "resume", "clear", "compact", "fork"}
     (hook,) = group["hooks"]
-    assert hook["type"] == "command" and isinstance(hook["command"], str)
-    assert isinstance(hook.get("timeout", 1), int)
-    assert " prime " in hook["command"] and hook["command"].split()[1] == "judgment-ledger"
-    allow = settings["permissions"]["allow"]
-    assert all(re.fullmatch(r"Bash\([a-z-]+( [a-z-]+)?:\*\)", rule) for rule in allow), allow
+    assert hook["type"] == "command" and "judgment-kit hook session-start" in hook["command"]
     assert not (KIT / "settings.json").exists()  # an example, not active settings
     assert (KIT / "state" / ".gitkeep").exists()
 
@@ -294,14 +293,14 @@ def test_the_session_start_hook_primes_the_session(project):
     elsewhere = project["repo"].parent  # Claude Code may start the hook from another folder
     env = dict(project["env"], CLAUDE_PROJECT_DIR=str(project["repo"]))
     r = subprocess.run(["bash", "-c", command], cwd=elsewhere, env=dict(env, JUDGMENT_PROJECT="demo"),
-                       capture_output=True, text=True)
+                       input='{"source": "startup"}', capture_output=True, text=True)
     assert r.returncode == 0 and r.stderr == ""
     assert r.stdout.startswith("## Recent judgments: demo\n")
     assert f"Use Redis or Postgres for the job queue? → **postgres**" in r.stdout
     assert project["ledger_id"] in r.stdout
     # without JUDGMENT_PROJECT the project is the folder's name ("repo"): nothing recorded there
     r = subprocess.run(["bash", "-c", command], cwd=elsewhere, env=env, capture_output=True,
-                       text=True)
+                       input='{"source": "resume"}', text=True)
     assert (r.returncode, r.stdout, r.stderr) == (0, "", "")
 
 
