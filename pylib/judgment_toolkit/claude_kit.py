@@ -28,7 +28,7 @@ exit codes:
   0   hook: always; setup: written (or unchanged); --check: set up; --remove: removed
   1   --check: not set up
   64  usage error
-  65  the settings file is not a JSON object (it is left as it is)
+  65  the settings file is not JSON, or not settings setup can merge into (it is left as it is)
   70  the settings file cannot be read or written
 """
 

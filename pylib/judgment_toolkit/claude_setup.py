@@ -89,6 +89,18 @@ def example_settings() -> dict:
     return {"permissions": permission_rules([]), "hooks": hook_settings(None)}
 
 
+OUR_HOOK = re.compile(r"\bjudgment-kit hook (?:" + "|".join(h for _, _, h in HOOKS) + r")\b")
+
+
+def ours(group) -> bool:
+    """A hook group some version of setup-claude wrote: every hook in it runs `judgment-kit
+    hook <name>`. An older one (another command line) is replaced, not kept beside the new."""
+    hooks = group.get("hooks") if isinstance(group, dict) else None
+    return bool(hooks) and isinstance(hooks, list) and all(
+        isinstance(h, dict) and isinstance(h.get("command"), str) and OUR_HOOK.search(h["command"])
+        for h in hooks)
+
+
 def merge(settings: dict, want: dict) -> dict:
     perms = settings.setdefault("permissions", {})
     for kind, rules in want["permissions"].items():
@@ -96,8 +108,8 @@ def merge(settings: dict, want: dict) -> dict:
         have.extend(r for r in rules if r not in have)
     hooks = settings.setdefault("hooks", {})
     for event, groups in want["hooks"].items():
-        have = hooks.setdefault(event, [])
-        have.extend(g for g in groups if g not in have)
+        have = [g for g in hooks.get(event, []) if g in groups or not ours(g)]
+        hooks[event] = have + [g for g in groups if g not in have]
     return settings
 
 
@@ -108,12 +120,25 @@ def remove(settings: dict, want: dict) -> dict:
             continue
         for key, entries in want[section].items():
             if isinstance(held.get(key), list):
-                held[key] = [e for e in held[key] if e not in entries]
+                held[key] = [e for e in held[key] if e not in entries
+                             and not (section == "hooks" and ours(e))]
                 if not held[key]:
                     del held[key]
         if not held:
             del settings[section]
     return settings
+
+
+def check_shape(settings: dict) -> None:
+    """The parts setup merges into must have the settings' documented types (objects of
+    lists); anything else is the person's to fix, so nothing is changed."""
+    for section in ("permissions", "hooks"):
+        held = settings.get(section, {})
+        if not isinstance(held, dict):
+            raise ValueError(f"{section} is not a JSON object")
+        for key in (("allow", "ask") if section == "permissions" else (e for e, _, _ in HOOKS)):
+            if not isinstance(held.get(key, []), list):
+                raise ValueError(f"{section}.{key} is not a JSON array")
 
 
 def is_set_up(settings: dict, want: dict) -> bool:
@@ -137,6 +162,7 @@ def load(path: Path) -> dict:
     settings = json.loads(text) if text.strip() else {}
     if not isinstance(settings, dict):
         raise ValueError("not a JSON object")
+    check_shape(settings)
     return settings
 
 

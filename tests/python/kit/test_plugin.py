@@ -220,6 +220,34 @@ def test_setup_merges_is_idempotent_checks_and_removes(shop):
     assert (home / ".claude" / "settings.json").is_file()
 
 
+def test_setup_replaces_an_older_setups_hooks_and_keeps_the_persons(shop):
+    """An entry an earlier setup-claude wrote (another command line for the same hook) is
+    replaced, so a session is not primed twice; --remove takes it out too; the person's own
+    hooks stay. Parts of the wrong type are an error that changes nothing."""
+    project, home = shop
+    settings = project / ".claude" / "settings.local.json"
+    settings.parent.mkdir()
+    old = {"matcher": "startup|resume|clear|compact", "hooks": [
+        {"type": "command", "command": "PATH=\"$PATH:$HOME/.local/bin\" judgment-kit hook session-start"
+                                       " || echo 'judgment-toolkit: its commands were not found'"}]}
+    mine = {"matcher": "startup", "hooks": [{"type": "command", "command": "echo hello"}]}
+    settings.write_text(json.dumps({"hooks": {"SessionStart": [old, mine]}}))
+    assert kit("setup-claude", cwd=project, home=home).returncode == 0
+    groups = json.loads(settings.read_text())["hooks"]["SessionStart"]
+    assert old not in groups and mine in groups and len(groups) == 2
+    once = settings.read_bytes()
+    assert kit("setup-claude", cwd=project, home=home).returncode == 0 and settings.read_bytes() == once
+    settings.write_text(json.dumps({"hooks": {"SessionStart": [old, mine]}}))
+    assert kit("setup-claude", "--remove", cwd=project, home=home).returncode == 0
+    assert json.loads(settings.read_text()) == {"hooks": {"SessionStart": [mine]}}
+    for bad in ({"permissions": []}, {"permissions": {"allow": "Bash(ls)"}},
+                {"hooks": {"PreToolUse": {"matcher": "x"}}}):
+        settings.write_text(json.dumps(bad))
+        r = kit("setup-claude", cwd=project, home=home)
+        assert r.returncode == 65 and json.loads(settings.read_text()) == bad, bad
+        assert "is not a JSON" in r.stderr and "nothing was changed" in r.stderr
+
+
 # -- permissions under the documented matching -----------------------------------------------
 
 SEPARATORS = re.compile(r"&&|\|\||\|&|;|\||&|\n")
