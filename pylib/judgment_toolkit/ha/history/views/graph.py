@@ -63,25 +63,30 @@ def run(goal_arg: str, argv, cwd: str | None = None) -> str:
 
 
 def _take_format(argv):
-    fmt, rest, it = "mermaid", [], iter(argv)
-    seen = False
+    """(format, the other arguments). JSON, asked either way (`--json`, `--format json`), is
+    refused by name: a graph is drawn, and the same events as JSON are what `list` prints."""
+    fmt, rest, it = None, [], iter(argv)
+    as_json = False
     for arg in it:
         name, eq, value = arg.partition("=")
-        if name == "--format":
-            if seen:
+        if arg == "--json":
+            as_json = True
+        elif name == "--format":
+            if fmt is not None:
                 raise invalid_input("history graph: --format given twice")
-            seen = True
             if not eq:
                 value = next(it, None)
                 if value is None:
                     raise invalid_input("history graph: --format needs a value")
-            if value not in FORMATS:
-                raise invalid_input(f"history graph: --format must be mermaid or md, "
-                                    f"not {value!r}")
             fmt = value
         else:
             rest.append(arg)
-    return fmt, rest
+    if as_json or fmt == "json":
+        raise invalid_input("history graph: prints Mermaid source (--format mermaid|md), not "
+                            "JSON; the same events as JSON: `ha history <goal> list --json`")
+    if fmt is not None and fmt not in FORMATS:
+        raise invalid_input(f"history graph: --format must be mermaid or md, not {fmt!r}")
+    return fmt or "mermaid", rest
 
 
 class _BuildsOn:
