@@ -56,7 +56,8 @@ HISTORY_CODES = {
 }
 HISTORY_OK = {"ha history add": "stored, or replayed (the same request id and decision)",
               "ha history current|list|show": "the view printed (`history: absent` when there is no store)",
-              "ha history graph": "the Mermaid source printed (`history: absent` when there is no store)",
+              "ha history graph": "the Mermaid source (or its JSON) printed (`history: absent` "
+                                  "when there is no store)",
               "ha history verify": "the whole chain is intact (or there is no store)"}
 
 
@@ -128,17 +129,19 @@ usage: ha history <goal> add --kind <kind> --summary <text> [options]   (add --h
        ha history <goal> verify [--json]
 The decision history of a started goal (decision-history/v1): `add` registers one event and
 prints its receipt; current (the default), list, show, graph and verify read it and never
-change a file. Every one that prints JSON (current, list, show, verify) takes `--json` and
-`--format json` alike; graph prints Mermaid only.
+change a file. Every one that prints JSON (current, list, show, graph, verify) takes
+`--json` and `--format json` alike.
 """
 
 GRAPH = """\
 usage: ha history <goal> graph [--target ID]... [--keyword WORD]... [--since CURSOR]
-                         [--format mermaid|md]
+                         [--format mermaid|md|json | --json]
 The events of `list` (same filters) as Mermaid flowchart source: one node per event (id,
 kind, status, short summary; superseded ones dashed), builds_on edges solid, supersedes
 edges dotted. --format md wraps it in a ```mermaid fence, which Markdown viewers that
 render Mermaid draw as the picture; the plain source pastes into any Mermaid editor.
+--json (or --format json) prints the same nodes and edges as one decision-history-graph/v1
+JSON line: {"schema", "history", "goal", "nodes", "edges", "omitted_relations"}.
 """
 
 VERIFY = """\

@@ -78,13 +78,40 @@ def test_two_formats_at_once_are_refused(repo, goal):
         err(repo, "verify", "--format", "md")
 
 
-def test_graph_says_json_is_what_list_prints(example):
+def test_graph_json_holds_the_nodes_and_edges_the_picture_draws(example):
+    """`graph --json` (or `--format json`): decision-history-graph/v1, the list view's events as
+    nodes and exactly the edges the Mermaid source draws (docs/history-graph.md, "graph")."""
     repo = example
-    for argv in (("--json",), ("--format", "json")):
-        assert err(repo, "graph", *argv) == (
-            "ha: invalid_input: history graph: prints Mermaid source (--format mermaid|md), "
-            "not JSON; the same events as JSON: `ha history <goal> list --json`\n")
-    assert view(repo, "list", "--json")["events"]
+    a = ha("history", GOAL, "graph", "--json", cwd=repo)
+    b = ha("history", GOAL, "graph", "--format", "json", cwd=repo)
+    assert a.returncode == b.returncode == 0 and a.stdout == b.stdout, a.stderr + b.stderr
+    doc = json.loads(a.stdout)
+    assert doc["schema"] == "decision-history-graph/v1" and doc["goal"] == GOAL
+    listed = view(repo, "list")["events"]
+    assert [n["id"] for n in doc["nodes"]] == [e["id"] for e in listed]
+    assert [(n["kind"], n["summary"], n["superseded_by"]) for n in doc["nodes"]] == \
+        [(e["kind"], e["summary"], e["superseded_by"]) for e in listed]
+    assert doc["edges"] == [{"from": "D3", "relation": "builds_on", "to": "D1"},
+                            {"from": "D3", "relation": "builds_on", "to": "D2"},
+                            {"from": "D4", "relation": "supersedes", "to": "D1"}]
+    source = ha("history", GOAL, "graph", cwd=repo).stdout
+    drawn = [line.split() for line in source.splitlines() if "-->|" in line or "-.->|" in line]
+    assert [(e["from"], e["relation"], e["to"]) for e in doc["edges"]] == \
+        [(f, arrow.split("|")[1], t) for f, arrow, t in drawn]
+    assert doc["omitted_relations"] == 0
+    one = json.loads(ha("history", GOAL, "graph", "--json", "--target", "T001", cwd=repo).stdout)
+    assert [n["id"] for n in one["nodes"]] == ["D3"] and one["edges"] == []
+    assert one["omitted_relations"] == 2  # D3 builds on D1 and D2, both filtered out
+    assert "history graph: --json and --format md ask for two formats" in \
+        err(repo, "graph", "--json", "--format", "md")
+
+
+def test_graph_json_of_no_store_is_absent(repo, goal):
+    start(repo)
+    r = ha("history", GOAL, "graph", "--json", cwd=repo)
+    assert (r.returncode, r.stderr) == (0, "")
+    assert json.loads(r.stdout) == {"schema": "decision-history-graph/v1", "history": "absent",
+                                    "goal": GOAL}
 
 
 def test_a_folder_without_spec_is_not_a_goal_folder(repo, goal):

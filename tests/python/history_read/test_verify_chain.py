@@ -1,5 +1,6 @@
-"""`ha history <goal> verify [--json]` (issue 13): the whole chain verified from scratch, trusting
-nothing `last` vouches for (seed §4 chain, §9 errors and exit codes, §12 local guarantee).
+"""`ha history <goal> verify [--json]`: the whole chain verified from scratch, trusting
+nothing `last` vouches for (decision-history/v1 section 4 chain, section 9 errors and exit
+codes, section 12 local guarantee).
 Read-only."""
 import hashlib
 import json
@@ -57,7 +58,7 @@ def test_edited_line_names_the_first_bad_line(four):
 
 def _forge(store, seq, change):
     """Rewrite line `seq` with `change(event)` and recompute every later prev and `last`: the
-    local forgery §12 says the chain does not stop, which leaves hashes and `last` consistent."""
+    local forgery section 12 says the chain does not stop, which leaves hashes and `last` consistent."""
     lines = (store / "events.jsonl").read_bytes().split(b"\n")[:-1]
     out, prev = [], None
     for n, raw in enumerate(lines, 1):
@@ -74,8 +75,8 @@ def _forge(store, seq, change):
 
 
 def test_a_vouched_line_is_checked_field_by_field(four):
-    """A line `last` vouches for is still checked in full, by the views (issue 10 item 6:
-    no head-only fast path) and by verify."""
+    """A line `last` vouches for is still checked in full, by the views (no
+    head-only fast path) and by verify."""
     _forge(store_dir(four), 2, lambda ev: ev["decision"].update(kind="bogus"))
     r = ha("history", GOAL, "list", cwd=four)
     assert r.returncode == 65 and "history_corrupt" in r.stderr and "line 2" in r.stderr

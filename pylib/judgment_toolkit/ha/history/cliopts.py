@@ -2,7 +2,7 @@
 unknown option or view is refused (with the near spelling, cliargs.did_you_mean).
 
 `--json` and `--format json` are one request, accepted by every history command that prints
-JSON (current, list, show, verify; docs/history.md, "Asking for JSON"). Giving both is fine
+JSON (current, list, show, graph, verify; docs/history-views.md, "Asking for JSON"). Giving both is fine
 when they agree; `--json --format md` asks for two formats and is refused.
 """
 from __future__ import annotations
@@ -25,7 +25,9 @@ def json_format(fmt: str | None, switches, command: str, formats=FORMATS,
     if fmt is None:
         return default
     if fmt not in formats:
-        raise invalid_input(f"{command}: --format must be {' or '.join(formats)}, not {fmt!r}")
+        named = " or ".join(formats) if len(formats) < 3 else \
+            f"{', '.join(formats[:-1])} or {formats[-1]}"
+        raise invalid_input(f"{command}: --format must be {named}, not {fmt!r}")
     return fmt
 
 
