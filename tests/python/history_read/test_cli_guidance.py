@@ -132,3 +132,13 @@ def test_a_goal_folder_not_yet_started_is_told_to_start(repo, goal):
     r = ha("history", GOAL, "list", cwd=repo)
     assert r.stderr == (f"ha: not_started: {GOAL} has no valid start record (run `ha start "
                         f"{GOAL}` first)\n")
+
+
+def test_an_option_where_the_goal_stands_says_the_goal_comes_first(repo, goal):
+    start(repo)
+    r = ha("history", "--json", cwd=repo)
+    assert (r.returncode, r.stdout) == (64, "")
+    assert r.stderr == ("ha: invalid_input: history: the goal comes first, not '--json'; ha "
+                        "history <goal> [add|current|list|show|graph|verify] [options] (a "
+                        "folder named so: ./--json)\n")
+    assert "(did you mean '--help'?)" in ha("history", "--hepl", cwd=repo).stderr

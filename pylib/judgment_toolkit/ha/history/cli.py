@@ -5,7 +5,7 @@ for UTF-8, before anything looks the goal up.
 from __future__ import annotations
 
 from judgment_toolkit.cliargs import HELP_FLAGS, HelpRequested, is_utf8
-from judgment_toolkit.ha.history.cliopts import SUBCOMMANDS, unknown_view
+from judgment_toolkit.ha.history.cliopts import SUBCOMMANDS, goal_first, unknown_view
 from judgment_toolkit.ha.history.errors import invalid_input
 
 USAGE = ("usage: ha history <goal> add --kind <kind> --summary <text> [options] | "
@@ -20,6 +20,8 @@ def main(argv: list[str]) -> int:
     if argv[0] in HELP_FLAGS:
         raise HelpRequested("ha history")
     goal_arg, rest = argv[0], argv[1:]
+    if goal_arg.startswith("-") and goal_arg != "-":
+        raise invalid_input(goal_first(goal_arg))
     if not is_utf8(goal_arg):
         raise invalid_input(f"goal {goal_arg!r} is not valid UTF-8")
     if rest and not rest[0].startswith("-") and rest[0] not in SUBCOMMANDS:

@@ -45,3 +45,11 @@ def unknown_view(word: str) -> str:
         did_you_mean(word, SUBCOMMANDS)
     return (f"history: unknown view {word!r}{hint}; after the goal give one of "
             f"{', '.join(SUBCOMMANDS)}, or only options (current is the default)")
+
+
+def goal_first(flag: str) -> str:
+    """An option where the goal stands (`ha history --json`): the goal comes first. A goal
+    folder whose name starts with `-` is still reachable as `./-name`."""
+    return (f"history: the goal comes first, not {flag!r}{did_you_mean(flag, ('--help', '-h'))}"
+            f"; ha history <goal> [add|current|list|show|graph|verify] [options] (a folder "
+            f"named so: ./{flag})")
