@@ -23,7 +23,7 @@ USAGE = """usage: judgment-kit hook session-start|ask-recall|ask-capture
        judgment-kit setup-claude [--global] [--check | --remove] [--project-dir DIR] [--goal GOAL]...
 Claude Code hooks (JSON on stdin; never fail, never block a tool call) and the setup command
 that writes the hook wiring and the permissions into .claude/settings.local.json (or
-~/.claude/settings.json with --global). See docs/claude-kit.md.
+~/.claude/settings.json with --global); --check says whether they are there.
 exit codes:
   0   hook: always; setup: written (or unchanged); --check: set up; --remove: removed
   1   --check: not set up

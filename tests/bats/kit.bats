@@ -95,7 +95,7 @@ JSON
   sed -i 's/버퍼/BUFFER/' "$events"
   run "$HA" history "$GOAL" verify --json
   [ "$status" -eq 65 ]
-  [[ "${lines[0]}" == '{"ok":false,"events":2,"first_bad_line":3,"error":"history_corrupt: '* ]]
+  [[ "${lines[0]}" == '{"ok":false,"events":2,"first_bad_line":3,"error":"history_corrupt","message":"'* ]]
   run "$HA" history "$GOAL" graph
   [ "$status" -eq 65 ]
 }

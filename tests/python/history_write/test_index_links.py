@@ -1,4 +1,4 @@
-"""index.Trusted's reverse links (issue 12): the walk over the events citing D<a> ends on any
+"""index.Trusted's reverse links: the walk over the events citing D<a> ends on any
 slots and lines, even ones no add wrote (a forged loop is Unusable, never a hang)."""
 import os
 

@@ -125,7 +125,7 @@ def _limited(repo, blocks, *args):
 
 
 def _cut_back(p, seq, rid):
-    """The refusal of a write that failed and was undone (issue 10 item 1, seed section 2:
+    """The refusal of a write that failed and was undone (decision-history/v1 section 2:
     only a line left by a killed writer is damage; a live writer restores the file)."""
     err = refused(p, "history_unreadable", 70)
     assert f"D{seq} (request id {rid}) was not stored" in err
