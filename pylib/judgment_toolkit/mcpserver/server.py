@@ -124,8 +124,8 @@ def record_judgment(question: str, answer: str, card_ref: str, rationale: Option
     Give `id` to make a retry idempotent. An invalid record is an error naming the field."""
     fields = {"project": _project(project), "question": question, "answer": answer,
               "card_ref": card_ref, "rationale": rationale, "tags": tags, "id": id}
-    # On stdin, so no argv limit applies; ASCII JSON carries a lone surrogate to the job,
-    # which refuses it as the flag's non-UTF-8 bytes are refused.
+    # On stdin, so no argv limit applies; as ASCII JSON, so any text the client sent (a lone
+    # surrogate included) reaches the job as it was, to be accepted or refused there.
     record = json.dumps({k: v for k, v in fields.items() if v is not None})
     o = _checked(backend.ledger(["append", "--json", "--input", "-"], record.encode("ascii")))
     if o.out.strip():
