@@ -83,3 +83,13 @@ def test_a_bad_server_argument_exits_with_the_documented_code():
     help_text = subprocess.run([str(BIN / "judgment-mcp"), "--help"], capture_output=True,
                                text=True, timeout=60, check=True).stdout
     assert "2 bad arguments; 69 the `mcp` extra is missing" in help_text
+
+
+def test_the_plugin_takes_its_mcp_server_from_the_root_mcp_json():
+    """The plugin's root is the repository's, and plugin.json declares no servers of its own,
+    so the root .mcp.json is the plugin's one MCP configuration."""
+    market = json.loads((ROOT / ".claude-plugin" / "marketplace.json").read_text())
+    assert [p["source"] for p in market["plugins"]] == ["./"]
+    plugin = json.loads((ROOT / ".claude-plugin" / "plugin.json").read_text())
+    assert "mcpServers" not in plugin
+    assert "judgment-toolkit" in json.loads((ROOT / ".mcp.json").read_text())["mcpServers"]

@@ -46,6 +46,57 @@ def test_server_exits_when_its_client_disappears(tmp_path):
     p.stderr.close()
 
 
+CLIENT = """
+import sys, anyio
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+async def main():
+    params = StdioServerParameters(command=sys.argv[1])
+    async with stdio_client(params) as (r, w), ClientSession(r, w) as s:
+        await s.initialize()
+        await s.call_tool("prime", {"project": "demo"})
+        print("ready", flush=True)
+        await anyio.sleep(3600)
+
+anyio.run(main)
+"""
+
+
+def _children(pid):
+    with open(f"/proc/{pid}/task/{pid}/children") as f:
+        return [int(c) for c in f.read().split()]
+
+
+def _gone(pid):
+    """True once `pid` has exited (a zombie not yet reaped by init counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def test_server_exits_when_its_client_is_killed(tmp_path):
+    """A real fault: the client process is SIGKILLed while connected (no shutdown, no close);
+    the server sees its input end and exits instead of lingering."""
+    import os
+    import signal
+    import time
+    client = subprocess.Popen([sys.executable, "-c", CLIENT, SERVER], stdout=subprocess.PIPE,
+                              cwd=tmp_path, env=env_for(tmp_path / "l.jsonl"))
+    assert client.stdout.readline() == b"ready\n"
+    (server,) = _children(client.pid)
+    assert not _gone(server)
+    os.kill(client.pid, signal.SIGKILL)
+    client.wait(SAFETY_NET)
+    client.stdout.close()
+    deadline = time.monotonic() + SAFETY_NET
+    while not _gone(server) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _gone(server)
+
+
 def test_a_1mib_question_to_a_read_gets_the_argument_limit_error_not_a_hang(repo):
     """A read takes what the CLI takes (docs/mcp.md, "Limits"): an argument past the
     kernel's limit for one argv string (128 KiB on Linux) is a tool error that says so and what
