@@ -76,20 +76,20 @@ IN_PROCESS_ARG_MAX = 32 << 10
 def _read(job, argv, values, *, project, rank=UNRANKED, limit=None, max_limit=None):
     """The read `judgment-ledger ARGV` as its Python job `job` run in-process with `values`
     (and the ranking mode, unless UNRANKED), when the script would hand the job this call;
-    else the script itself, so a refusal is the CLI's own usage error. The test is
+    else the script itself, so a refusal is the CLI's own usage error. The check is
     conservative: a call it sends to the script needlessly is only slower, never different."""
     from judgment_toolkit.judgment.args import UsageError
     from judgment_toolkit.judgment.search import rank_mode
     ranked = rank is not UNRANKED
-    refused = (project is None or (ranked and project == "")  # prime takes an empty project
-               or (limit is not None and not 1 <= limit <= max_limit)
-               or any("\0" in a or len(a) > IN_PROCESS_ARG_MAX for a in argv))  # no argv holds a NUL
-    if ranked and not refused:
+    via_script = (project is None or (ranked and project == "")  # prime takes "" as a project
+                  or (limit is not None and not 1 <= limit <= max_limit)
+                  or any("\0" in a or len(a) > IN_PROCESS_ARG_MAX for a in argv))
+    if ranked and not via_script:
         try:
             values = (*values, rank_mode(rank))
         except UsageError:
-            refused = True
-    return _checked(backend.ledger(argv) if refused else backend.ledger_job(job, *values))
+            via_script = True
+    return _checked(backend.ledger(argv) if via_script else backend.ledger_job(job, *values))
 
 
 def recall_judgments(question: str, project: Optional[str] = None,

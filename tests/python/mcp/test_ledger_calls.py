@@ -4,6 +4,7 @@ back with its message and exit code, and record_judgment hands its record to
 `judgment-ledger append --input -` on stdin. Processes are counted with a `bash` on PATH that
 logs each start before it runs the real one."""
 import json
+import os
 import shutil
 
 import pytest
@@ -22,9 +23,9 @@ def counted(tmp_path):
     bin_dir, log = tmp_path / "counting-bin", tmp_path / "bash-starts.log"
     bin_dir.mkdir()
     wrapper = bin_dir / "bash"
-    wrapper.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >> "{log}"\nexec {shutil.which("bash")} "$@"\n')
+    wrapper.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >> "{log}"\n'
+                       f'exec {shutil.which("bash")} "$@"\n')
     wrapper.chmod(0o755)
-    import os
     return f"{bin_dir}:{os.environ['PATH']}", log
 
 
@@ -53,7 +54,8 @@ def test_reads_start_no_process_and_an_append_starts_the_entry_point_once(repo, 
 REFUSED = [
     ("recall_judgments", {"question": "tabs"}, ["recall", "--question", "tabs"]),
     ("prime", {}, ["prime"]),
-    ("search_judgments", {"query": "x", "project": ""}, ["search", "--project", "", "--query", "x"]),
+    ("search_judgments", {"query": "x", "project": ""},
+     ["search", "--project", "", "--query", "x"]),
     ("search_judgments", {"query": "x", "project": "demo", "limit": 4},
      ["search", "--project", "demo", "--query", "x", "--limit", "4"]),
     ("search_judgments", {"query": "x", "project": "demo", "limit": 0},
