@@ -83,6 +83,11 @@ def test_a_bad_server_argument_exits_with_the_documented_code():
     help_text = subprocess.run([str(BIN / "judgment-mcp"), "--help"], capture_output=True,
                                text=True, timeout=60, check=True).stdout
     assert "2 bad arguments; 69 the `mcp` extra is missing" in help_text
+    from judgment_toolkit.mcpserver.server import TOOLS
+    for tool in TOOLS:  # --help names every tool, the project's and the ledger's sources
+        assert tool.__name__ in help_text
+    for word in ("--project", "HARNESS_JUDGMENT_LEDGER", "git top", "working directory"):
+        assert word in help_text
 
 
 def test_the_plugin_takes_its_mcp_server_from_the_root_mcp_json():
