@@ -1,9 +1,12 @@
 """judgment-mcp under real use: concurrent servers, a vanishing client, oversized arguments,
 and a history add overlapping a view."""
 import json
+import os
+import signal
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -14,7 +17,7 @@ SAFETY_NET = 60  # seconds; only so a hang fails the test instead of the run
 
 
 def test_two_servers_appending_concurrently_keep_whole_lines(repo):
-    """Judgment Ledger v1, section 'Appending': concurrent appends are whole lines, none lost."""
+    """Judgment Ledger v1, section 'Append': concurrent appends are whole lines, none lost."""
     ledger = repo / "ledger.jsonl"
     n = 15
 
@@ -80,9 +83,6 @@ def _gone(pid):
 def test_server_exits_when_its_client_is_killed(tmp_path):
     """A real fault: the client process is SIGKILLed while connected (no shutdown, no close);
     the server sees its input end and exits instead of lingering."""
-    import os
-    import signal
-    import time
     client = subprocess.Popen([sys.executable, "-c", CLIENT, SERVER], stdout=subprocess.PIPE,
                               cwd=tmp_path, env=env_for(tmp_path / "l.jsonl"))
     assert client.stdout.readline() == b"ready\n"

@@ -46,7 +46,7 @@ def test_ledger_tools_equal_the_cli(repo):
 
 
 def test_invalid_record_is_a_tool_error_naming_the_field_and_ledger_unchanged(repo):
-    """Judgment Ledger v1, section 'Fail-open': a rejected record is an error, not a skip."""
+    """Judgment Ledger v1, section 'Fail-Open': a rejected record is an error, not a skip."""
     ledger = repo / "ledger.jsonl"
     ledger.write_text("")
     r = call("record_judgment", {"question": "", "answer": "a", "card_ref": "c"},
@@ -58,7 +58,7 @@ def test_invalid_record_is_a_tool_error_naming_the_field_and_ledger_unchanged(re
 
 
 def test_unwritable_ledger_is_a_skipped_result_not_an_error(repo):
-    """Judgment Ledger v1, section 'Fail-open': an I/O problem skips the append."""
+    """Judgment Ledger v1, section 'Fail-Open': an I/O problem skips the append."""
     ledger = repo / "no-such-dir" / "sub"
     (repo / "no-such-dir").write_text("a file where a folder should be")
     r = call("record_judgment", {"question": "q?", "answer": "a", "card_ref": "c"},
