@@ -3,9 +3,12 @@
 
 At each ledger size (built by bench/ledger.py's build, 20 projects) this times, median of --runs:
     floor      python start-up reading the ledger once (what any cold call pays at least)
-    cli        `judgment-ledger recall` / `search` as a new process (cold: start-up + imports)
-    mcp warm   the same call as recall_judgments / search_judgments on one running judgment-mcp
-               (the SDK's stdio client; start-up and the first call are not counted)
+    cli        `judgment-ledger recall` / `search` / `append` as a new process (cold: start-up
+               + imports)
+    mcp warm   the same call as recall_judgments / search_judgments / record_judgment on one
+               running judgment-mcp (the SDK's stdio client; start-up and the first call are not
+               counted). The reads run in the server's process; an append runs the script, as
+               the CLI does (docs/mcp.md, "Tools").
 Figures are printed, never asserted.
 
     .venv/bin/python bench/mcp.py [--sizes 1000,100000] [--runs 5]
@@ -33,7 +36,9 @@ BIN = Path(sys.executable).parent
 FLOOR = "import sys\nwith open(sys.argv[1], 'rb') as f:\n    while f.read(1 << 20): pass"
 QUESTION = "Which queue approach for the api path, given load 3?"
 CASES = (("recall", "recall_judgments", ["--question", QUESTION], {"question": QUESTION}),
-         ("search", "search_judgments", ["--query", "queue api"], {"query": "queue api"}))
+         ("search", "search_judgments", ["--query", "queue api"], {"query": "queue api"}),
+         ("append", "record_judgment", ["--question", QUESTION, "--answer", "a", "--card-ref", "c"],
+          {"question": QUESTION, "answer": "a", "card_ref": "c"}))
 
 
 def cold(argv, env):

@@ -24,10 +24,13 @@ tools:
   history_add        `ha history GOAL add`; returns the decision-receipt/v1
 
 project and ledger: exactly as for the CLI. The ledger is HARNESS_JUDGMENT_LEDGER when set,
-else the default path of judgment-ledger; the project is the tool's `project` argument, else
---project, else what judgment-ledger derives from the server's working directory (its git top
-level). History goals are found from the server's working directory, as `ha` finds them.
-A refused call is an MCP tool error carrying the CLI's message and error code.
+else .claude/state/judgment-ledger.jsonl under HARNESS_PROJECT_ROOT, else under the git top
+level of the server's working directory (else that directory). The project is the tool's
+`project` argument, else --project; with neither, a ledger tool is refused as the CLI refuses
+a missing --project.
+History goals are found from the server's working directory, as `ha` finds them.
+A refused call is an MCP tool error carrying the CLI's message and exit code; limits are the
+CLI's (docs/mcp.md, "Limits").
 
 exit codes: 0 the client closed the connection; 2 bad arguments; 69 the `mcp` extra is missing.
 """

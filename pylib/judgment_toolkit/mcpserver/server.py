@@ -1,4 +1,4 @@
-"""The MCP tools: each turns its typed parameters into the argv of the matching CLI command,
+"""The MCP tools: each turns its typed parameters into what the matching CLI command takes,
 runs it through backend (the same functions as the CLI) and returns its output parsed, as
 structured content. A non-zero exit is an MCP tool error (isError) carrying the CLI's stderr
 verbatim, error code included; the CLI never changes a file when it refuses.
@@ -66,13 +66,40 @@ def _project(project):
     return project if project is not None else settings["project"]
 
 
+UNRANKED = object()  # a read without a ranking mode (prime)
+# Not a limit, a route: a read with a longer argument goes through the script, which answers
+# it or, past the kernel's limit for one argument (128 KiB on Linux), is refused as a command
+# line with it is, so the server takes exactly the reads the CLI takes (docs/mcp.md, "Limits").
+IN_PROCESS_ARG_MAX = 32 << 10
+
+
+def _read(job, argv, values, *, project, rank=UNRANKED, limit=None, max_limit=None):
+    """The read `judgment-ledger ARGV` as its Python job `job` run in-process with `values`
+    (and the ranking mode, unless UNRANKED), when the script would hand the job this call;
+    else the script itself, so a refusal is the CLI's own usage error. The check is
+    conservative: a call it sends to the script needlessly is only slower, never different."""
+    from judgment_toolkit.judgment.args import UsageError
+    from judgment_toolkit.judgment.search import rank_mode
+    ranked = rank is not UNRANKED
+    via_script = (project is None or (ranked and project == "")  # prime takes "" as a project
+                  or (limit is not None and not 1 <= limit <= max_limit)
+                  or any("\0" in a or len(a) > IN_PROCESS_ARG_MAX for a in argv))
+    if ranked and not via_script:
+        try:
+            values = (*values, rank_mode(rank))
+        except UsageError:
+            via_script = True
+    return _checked(backend.ledger(argv) if via_script else backend.ledger_job(job, *values))
+
+
 def recall_judgments(question: str, project: Optional[str] = None,
                      rank: Optional[str] = None) -> list[dict[str, Any]]:
     """Past human judgments that answer `question` in this project: the recall array of
     `judgment-ledger recall` (best first; empty when nothing matches). Call it before asking
     the human a question they may have answered already. `rank`: match (default) or relevance."""
-    o = _checked(backend.ledger(["recall", *_flags(project=_project(project), question=question,
-                                                   rank=rank)]))
+    project = _project(project)
+    o = _read("recall", ["recall", *_flags(project=project, question=question, rank=rank)],
+              (project, question), project=project, rank=rank)
     return json.loads(o.out)
 
 
@@ -80,8 +107,11 @@ def search_judgments(query: str, project: Optional[str] = None, limit: Optional[
                      rank: Optional[str] = None) -> list[dict[str, Any]]:
     """Ledger records of this project matching `query` (words; all must match), as
     `judgment-ledger search` prints them, newest first, at most `limit`."""
-    o = _checked(backend.ledger(["search", *_flags(project=_project(project), query=query,
-                                                   limit=limit, rank=rank)]))
+    from judgment_toolkit.judgment.search import MAX_LIMIT
+    project = _project(project)
+    o = _read("search", ["search", *_flags(project=project, query=query, limit=limit, rank=rank)],
+              (project, query, str(MAX_LIMIT if limit is None else limit)), project=project,
+              rank=rank, limit=limit, max_limit=MAX_LIMIT)
     return [json.loads(line) for line in o.out.splitlines() if line]
 
 
@@ -92,10 +122,12 @@ def record_judgment(question: str, answer: str, card_ref: str, rationale: Option
     `judgment-ledger append`; returns {"stored": record}. Fail-open: when the ledger cannot be
     written the result is {"skipped": reason} and nothing is raised. `tags`: comma-separated.
     Give `id` to make a retry idempotent. An invalid record is an error naming the field."""
-    o = _checked(backend.ledger(["append", "--json",
-                                 *_flags(project=_project(project), question=question,
-                                         answer=answer, card_ref=card_ref, rationale=rationale,
-                                         tags=tags, id=id)]))
+    fields = {"project": _project(project), "question": question, "answer": answer,
+              "card_ref": card_ref, "rationale": rationale, "tags": tags, "id": id}
+    # On stdin, so no argv limit applies; as ASCII JSON, so any text the client sent (a lone
+    # surrogate included) reaches the job as it was, to be accepted or refused there.
+    record = json.dumps({k: v for k, v in fields.items() if v is not None})
+    o = _checked(backend.ledger(["append", "--json", "--input", "-"], record.encode("ascii")))
     if o.out.strip():
         return {"stored": json.loads(o.out)}
     return {"skipped": o.err.strip()}
@@ -104,7 +136,11 @@ def record_judgment(question: str, answer: str, card_ref: str, rationale: Option
 def prime(project: Optional[str] = None, limit: Optional[int] = None) -> str:
     """The Markdown digest of this project's most recent judgments that `judgment-ledger prime`
     prints at the start of a session (empty when there are none)."""
-    o = _checked(backend.ledger(["prime", *_flags(project=_project(project), limit=limit)]))
+    from judgment_toolkit.judgment import prime as digest
+    project = _project(project)
+    o = _read("prime", ["prime", *_flags(project=project, limit=limit)],
+              (project, str(digest.DEFAULT_LIMIT if limit is None else limit)), project=project,
+              limit=limit, max_limit=digest.MAX_LIMIT)
     return o.out
 
 

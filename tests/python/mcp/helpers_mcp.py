@@ -18,16 +18,16 @@ BIN = Path(sys.executable).parent
 SERVER = str(BIN / "judgment-mcp")
 
 
-def env_for(ledger):
-    return dict(os.environ, **GIT_ENV, HARNESS_JUDGMENT_LEDGER=str(ledger))
+def env_for(ledger, **extra):
+    return dict(os.environ, **GIT_ENV, HARNESS_JUDGMENT_LEDGER=str(ledger), **extra)
 
 
-def session(calls, *, cwd, ledger, args=(), command=SERVER):
-    """Start one server, run `calls` (a list of (tool, arguments)) in order, return the
-    CallToolResults and the tool list."""
+def session(calls, *, cwd, ledger, args=(), command=SERVER, env=None):
+    """Start one server (`env`: variables added to its environment), run `calls` (a list of
+    (tool, arguments)) in order, return the CallToolResults and the tool list."""
     async def go():
-        params = StdioServerParameters(command=command, args=list(args), env=env_for(ledger),
-                                       cwd=str(cwd))
+        params = StdioServerParameters(command=command, args=list(args),
+                                       env=env_for(ledger, **(env or {})), cwd=str(cwd))
         async with stdio_client(params) as (r, w), ClientSession(r, w) as s:
             await s.initialize()
             tools = await s.list_tools()
@@ -39,9 +39,9 @@ def call(tool, arguments, **kw):
     return session([(tool, arguments)], **kw)[1][0]
 
 
-def ledger_cli(*args, cwd, ledger):
+def ledger_cli(*args, cwd, ledger, env=None, input=None):
     return subprocess.run([str(BIN / "judgment-ledger"), *args], capture_output=True, text=True,
-                          cwd=cwd, env=env_for(ledger), timeout=60)
+                          cwd=cwd, env=env_for(ledger, **(env or {})), input=input, timeout=60)
 
 
 def structured(result):

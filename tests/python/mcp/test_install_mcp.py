@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "install"))
 from test_install import make_venv, sh, source, user_env, wheel  # noqa: E402,F401  (fixtures)
-from helpers_mcp import session, structured  # noqa: E402
+from helpers_mcp import error_text, session, structured  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -44,10 +44,11 @@ def test_installed_server_answers_as_the_installed_cli(mcp_venv, tmp_path):
     work = tmp_path / "work"
     work.mkdir()
     ledger = work / "ledger.jsonl"
-    _, (stored, recall) = session([
+    _, (stored, recall, refused) = session([
         ("record_judgment", {"question": "Keep the CSV export?", "answer": "yes",
                              "card_ref": "c.json"}),
-        ("recall_judgments", {"question": "csv export"})],
+        ("recall_judgments", {"question": "csv export"}),
+        ("search_judgments", {"query": "csv", "limit": 9})],
         cwd=work, ledger=ledger, args=["--project", "shop"],
         command=str(mcp_venv / "judgment-mcp"))
     rec = structured(stored)["stored"]
@@ -56,6 +57,10 @@ def test_installed_server_answers_as_the_installed_cli(mcp_venv, tmp_path):
     want = sh(mcp_venv / "judgment-ledger", "recall", "--project", "shop", "--question",
               "csv export", env=env, cwd=work)
     assert structured(recall) == json.loads(want.stdout) != []
+    # A refused read goes through the wheel's own copy of the script (judgment_toolkit/sh).
+    want = sh(mcp_venv / "judgment-ledger", "search", "--project", "shop", "--query", "csv",
+              "--limit", "9", check=False, env=env, cwd=work)
+    assert want.returncode == 64 and error_text(refused) == want.stderr.strip()
 
 
 def test_pipx_install_with_the_extra_gives_a_serving_judgment_mcp(wheel, tmp_path):

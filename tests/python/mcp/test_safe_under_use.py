@@ -1,17 +1,23 @@
 """judgment-mcp under real use: concurrent servers, a vanishing client, oversized arguments,
 and a history add overlapping a view."""
 import json
+import os
+import signal
 import subprocess
 import sys
 import threading
+import time
 
-from helpers_mcp import GOAL, SERVER, call, env_for, error_text, goal, session, snapshot, started, structured  # noqa: F401
+import pytest
+
+from helpers_mcp import (GOAL, SERVER, call, env_for, error_text, goal, ledger_cli,  # noqa: F401
+                         session, snapshot, started, structured)
 
 SAFETY_NET = 60  # seconds; only so a hang fails the test instead of the run
 
 
 def test_two_servers_appending_concurrently_keep_whole_lines(repo):
-    """Judgment Ledger v1, section 'Appending': concurrent appends are whole lines, none lost."""
+    """Judgment Ledger v1, section 'Append': concurrent appends are whole lines, none lost."""
     ledger = repo / "ledger.jsonl"
     n = 15
 
@@ -43,17 +49,100 @@ def test_server_exits_when_its_client_disappears(tmp_path):
     p.stderr.close()
 
 
-def test_a_1mib_question_gets_the_argument_limit_error_not_a_hang(repo):
-    """The ledger tools run the Bash entry point, so one argument cannot pass the kernel's
-    limit for one argv string (128 KiB on Linux): a 1 MiB question is a tool error that says so
-    and what to do, and the ledger is not touched."""
+CLIENT = """
+import sys, anyio
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+async def main():
+    params = StdioServerParameters(command=sys.argv[1])
+    async with stdio_client(params) as (r, w), ClientSession(r, w) as s:
+        await s.initialize()
+        await s.call_tool("prime", {"project": "demo"})
+        print("ready", flush=True)
+        await anyio.sleep(3600)
+
+anyio.run(main)
+"""
+
+
+def _children(pid):
+    with open(f"/proc/{pid}/task/{pid}/children") as f:
+        return [int(c) for c in f.read().split()]
+
+
+def _gone(pid):
+    """True once `pid` has exited (a zombie not yet reaped by init counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def test_server_exits_when_its_client_is_killed(tmp_path):
+    """A real fault: the client process is SIGKILLed while connected (no shutdown, no close);
+    the server sees its input end and exits instead of lingering."""
+    client = subprocess.Popen([sys.executable, "-c", CLIENT, SERVER], stdout=subprocess.PIPE,
+                              cwd=tmp_path, env=env_for(tmp_path / "l.jsonl"))
+    assert client.stdout.readline() == b"ready\n"
+    (server,) = _children(client.pid)
+    assert not _gone(server)
+    os.kill(client.pid, signal.SIGKILL)
+    client.wait(SAFETY_NET)
+    client.stdout.close()
+    deadline = time.monotonic() + SAFETY_NET
+    while not _gone(server) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _gone(server)
+
+
+def test_a_1mib_question_to_a_read_gets_the_argument_limit_error_not_a_hang(repo):
+    """A read takes what the CLI takes (docs/mcp.md, "Limits"): an argument past the
+    kernel's limit for one argv string (128 KiB on Linux) is a tool error that says so and what
+    to do, and the ledger is not touched."""
     ledger = repo / "ledger.jsonl"
     ledger.write_text("")
-    r = call("recall_judgments", {"question": "tabs " * (1 << 18), "project": "demo"},
-             cwd=repo, ledger=ledger)
-    text = error_text(r)
-    assert text.startswith("judgment-ledger: recall: an argument of 1310720 bytes is over")
-    assert "shorten it" in text
+    _, (recall, search) = session([
+        ("recall_judgments", {"question": "tabs " * (1 << 18), "project": "demo"}),
+        ("search_judgments", {"query": "tabs " * (1 << 18), "project": "demo"})],
+        cwd=repo, ledger=ledger)
+    for r, command in ((recall, "recall"), (search, "search")):
+        text = error_text(r)
+        assert text.startswith(f"judgment-ledger: {command}: an argument of 1310720 bytes is over")
+        assert "shorten it" in text and r.structured_content["exit_code"] == 64
+    assert ledger.read_bytes() == b""
+
+
+def test_a_1mib_question_is_recorded_whole_through_stdin(repo):
+    """record_judgment gives its record on stdin (`append --input -`): no argv limit, and a
+    record under the ledger's record cap is stored as the CLI stores it."""
+    ledger = repo / "ledger.jsonl"
+    question = "Which queue? " + "q" * (1 << 20)
+    _, (r, found) = session([
+        ("record_judgment", {"question": question, "answer": "postgres", "card_ref": "c",
+                             "project": "demo"}),
+        ("search_judgments", {"query": "postgres", "project": "demo"})], cwd=repo, ledger=ledger)
+    stored = structured(r)["stored"]
+    assert stored["question"] == question
+    assert [json.loads(x) for x in ledger.read_text().splitlines()] == [stored]
+    assert structured(found) == [stored]
+
+
+def test_a_record_over_the_record_cap_gets_the_cli_limit_error_and_the_ledger_unchanged(repo):
+    """Judgment Ledger v1, section 'Fail-Open': a record over the cap is the caller's fault, a
+    rejected record (exit 1) with the message of `append --input -` on the same record."""
+    lines = pytest.importorskip("judgment_toolkit.judgment.lines",
+                                reason="the ledger's record cap is judgment.lines.RECORD_MAX")
+    ledger = repo / "ledger.jsonl"
+    ledger.write_text("")
+    fields = {"question": "q" * (lines.RECORD_MAX + 1), "answer": "a", "card_ref": "c",
+              "project": "demo"}
+    r = call("record_judgment", fields, cwd=repo, ledger=ledger)
+    p = ledger_cli("append", "--input", "-", cwd=repo, ledger=ledger, input=json.dumps(fields))
+    assert p.returncode == 1 and p.stdout == ""
+    assert error_text(r) == p.stderr.strip() and len(p.stderr) < 1000
+    assert r.structured_content["exit_code"] == 1
     assert ledger.read_bytes() == b""
 
 

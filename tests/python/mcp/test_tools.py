@@ -46,7 +46,7 @@ def test_ledger_tools_equal_the_cli(repo):
 
 
 def test_invalid_record_is_a_tool_error_naming_the_field_and_ledger_unchanged(repo):
-    """Judgment Ledger v1, section 'Fail-open': a rejected record is an error, not a skip."""
+    """Judgment Ledger v1, section 'Fail-Open': a rejected record is an error, not a skip."""
     ledger = repo / "ledger.jsonl"
     ledger.write_text("")
     r = call("record_judgment", {"question": "", "answer": "a", "card_ref": "c"},
@@ -58,7 +58,7 @@ def test_invalid_record_is_a_tool_error_naming_the_field_and_ledger_unchanged(re
 
 
 def test_unwritable_ledger_is_a_skipped_result_not_an_error(repo):
-    """Judgment Ledger v1, section 'Fail-open': an I/O problem skips the append."""
+    """Judgment Ledger v1, section 'Fail-Open': an I/O problem skips the append."""
     ledger = repo / "no-such-dir" / "sub"
     (repo / "no-such-dir").write_text("a file where a folder should be")
     r = call("record_judgment", {"question": "q?", "answer": "a", "card_ref": "c"},
@@ -106,4 +106,38 @@ def test_history_refusals_carry_the_cli_code_and_leave_the_store_unchanged(start
     p = ha("history", GOAL, "add", "--kind", "결정", "--summary", "x", "--supersedes", "D9",
            cwd=repo)
     assert p.returncode != 0 and p.stderr.strip() in error_text(r)
+    assert snapshot(repo) == before
+
+
+def _same_refusal(result, proc, code, exit_code):
+    assert proc.returncode == exit_code and proc.stderr.startswith(f"ha: {code}: ")
+    assert error_text(result) == proc.stderr.strip()
+    assert result.structured_content == {"exit_code": exit_code, "error": proc.stderr.strip()}
+
+
+def test_correction_conflict_and_history_corrupt_are_the_cli_refusals(started):
+    """decision-history/v1: a correction must name the last correction (correction_conflict),
+    and a damaged store stops every view (history_corrupt); both refusals change nothing."""
+    from conftest import store_dir
+    repo = started
+    kw = dict(cwd=repo, ledger=repo / "l.jsonl")
+    add = {"goal": GOAL, "kind": "결정"}
+    session([("history_add", dict(add, summary="first")),
+             ("history_add", dict(add, summary="corrects D1", supersedes=["D1"]))], **kw)
+    before = snapshot(repo)
+    _, (conflict,) = session([("history_add", dict(add, summary="again", supersedes=["D1"]))],
+                             **kw)
+    p = ha("history", GOAL, "add", "--kind", "결정", "--summary", "again", "--supersedes", "D1",
+           cwd=repo)
+    _same_refusal(conflict, p, "correction_conflict", 65)
+    assert snapshot(repo) == before
+    events = store_dir(repo) / "events.jsonl"
+    events.write_bytes(events.read_bytes().replace(b"first", b"frist"))
+    before = snapshot(repo)
+    _, (current, added) = session([("history_current", {"goal": GOAL}),
+                                   ("history_add", dict(add, summary="more"))], **kw)
+    _same_refusal(current, ha("history", GOAL, "current", "--format", "json", cwd=repo),
+                  "history_corrupt", 65)
+    p = ha("history", GOAL, "add", "--kind", "결정", "--summary", "more", cwd=repo)
+    _same_refusal(added, p, "history_corrupt", 65)
     assert snapshot(repo) == before
