@@ -103,7 +103,16 @@ def cmd_check(argv, out):
         output.write(f"{target.label} check {rec['result']} (seq {done.seq}{extra})\n", out)
         results.append(rec["result"])
 
-    check.check(g, args.positional[1:], timeout=timeout, report=report)
+    from .procgroup import Interrupted
+    wanted = args.positional[1:]
+    try:
+        check.check(g, wanted, timeout=timeout, report=report)
+    except Interrupted as stop:
+        out.flush()
+        print(f"ha: check: interrupted by {stop.name}: the running command's process group was "
+              f"stopped and its line recorded as result error; {len(results)} target(s) "
+              "recorded, the rest not run. Run ha check again to check them", file=sys.stderr)
+        return stop.exit_code
     return 0 if all(r == "pass" for r in results) else 1
 
 

@@ -6,7 +6,9 @@ and the code cannot disagree.
 """
 from __future__ import annotations
 
-from .errors import INTERNAL, REFUSED, UNSUPPORTED, USAGE
+import signal
+
+from .errors import INTERNAL, REFUSED, STOP_SIGNALS, UNSUPPORTED, USAGE, signal_exit
 
 CHECK_FAILED = 1  # ha check: a target failed or could not run
 
@@ -32,7 +34,10 @@ CORE_TABLES = {
                  (REFUSED, "refused: not started, broken chain, unknown or manual target, "
                            "a command needing a shell"),
                  (UNSUPPORTED, "the start line names unsupported run rules"),
-                 (INTERNAL, "I/O failure, or a write that may have applied")],
+                 (INTERNAL, "I/O failure, or a write that may have applied"),
+                 *((signal_exit(s), f"interrupted by {signal.Signals(s).name}: the running command's "
+                             "process group stopped, its line recorded as result error")
+                   for s in STOP_SIGNALS)],
     "ha status": [(0, "the status printed (a broken chain is reported, not an error)"),
                   (USAGE, "usage: unknown option, bad goal argument, bad --format"),
                   (UNSUPPORTED, "the start line names unsupported run rules"),
