@@ -15,7 +15,8 @@ CHECK_FAILED = 1  # ha check: a target failed or could not run
 # command -> [(exit code, meaning)] for the core commands
 CORE_TABLES = {
     "ha": [(0, "`--help`, `--version`"), (USAGE, "no or unknown command")],
-    "ha capabilities": [(0, "the capabilities printed"), (USAGE, "an argument was given"),
+    "ha capabilities": [(0, "the capabilities printed"),
+                        (USAGE, "an argument, an unknown option, or a --format other than json"),
                         (INTERNAL, "internal error")],
     "ha new": [(0, "the missing SPEC.md and PLAN.md written"),
                (USAGE, "usage: unknown option, bad goal argument, not inside a git repository"),
@@ -39,7 +40,8 @@ CORE_TABLES = {
                              "process group stopped, its line recorded as result error")
                    for s in STOP_SIGNALS)],
     "ha status": [(0, "the status printed (a broken chain is reported, not an error)"),
-                  (USAGE, "usage: unknown option, bad goal argument, bad --format"),
+                  (USAGE, "usage: unknown option, bad goal argument, bad --format, --json with "
+                           "--format md"),
                   (UNSUPPORTED, "the start line names unsupported run rules"),
                   (INTERNAL, "I/O failure")],
 }
@@ -83,20 +85,22 @@ def table_text(command: str) -> str:
 
 
 TOP = """\
-usage: ha capabilities
+usage: ha capabilities [--json]
        ha new <goal>
        ha start <goal> --request QUOTE [--rules run-rules/N]
        ha check <goal> [AC-n|EX-n|T001 ...] [--timeout SECONDS]
-       ha status <goal> [--format md|json]
+       ha status <goal> [--format md|json] [--json]
        ha history <goal> ...
        ha --version
 Every command answers -h/--help (ha history --help, ha history <goal> add --help, ...).
+Every command that prints JSON takes --json and --format json alike.
 """
 
 SYNOPSIS = {
     "ha capabilities": """\
-usage: ha capabilities
-Print what this ha supports (run rules, formats, features) as one JSON line.
+usage: ha capabilities [--json]
+Print what this ha supports (run rules, formats, features) as one JSON line. JSON is its only
+format: --json and --format json are accepted and change nothing.
 """,
     "ha new": """\
 usage: ha new <goal>
@@ -116,9 +120,9 @@ Run the commands PLAN.md's 조건표 declares (all, or the given targets), witho
 append one check line per target. --timeout (or HA_CHECK_TIMEOUT) defaults to 600 seconds.
 """,
     "ha status": """\
-usage: ha status <goal> [--format md|json]
+usage: ha status <goal> [--format md|json] [--json]
 Report where the goal stands: started, rules, record head, commit, tree clean, goal digest,
-ids and chain integrity (Markdown by default).
+ids and chain integrity (Markdown by default; --json is --format json).
 """,
 }
 
