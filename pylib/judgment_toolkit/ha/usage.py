@@ -118,6 +118,8 @@ Write the start line of <goal>/runs.jsonl. QUOTE is the user's words that asked 
 usage: ha check <goal> [AC-n|EX-n|T001 ...] [--timeout SECONDS]
 Run the commands PLAN.md's 조건표 declares (all, or the given targets), without a shell, and
 append one check line per target. --timeout (or HA_CHECK_TIMEOUT) defaults to 600 seconds.
+SIGTERM, SIGHUP or SIGINT stop the running command with its whole process group (SIGKILL
+after 2 s); its line is recorded (exit null, result error), the other targets are not run.
 """,
     "ha status": """\
 usage: ha status <goal> [--format md|json] [--json]

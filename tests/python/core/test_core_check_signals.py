@@ -121,3 +121,11 @@ def test_the_record_stays_a_verified_chain_after_an_interrupt(repo, tmp_path):
                        env=env, capture_output=True, text=True)
     assert r.returncode == 0
     assert json.loads(r.stdout)["chain"] == {"ok": True, "lines": 2, "error": None}
+
+
+def test_the_help_states_the_grace_and_the_exit_codes():
+    from judgment_toolkit.ha import procgroup, usage
+    text = usage.text("ha check")
+    assert f"(SIGKILL\nafter {procgroup.STOP_GRACE:g} s)" in text
+    for signum in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM):
+        assert f"  {128 + signum} interrupted by {signal.Signals(signum).name}:" in text
