@@ -8,15 +8,14 @@ the documented line: every history error, and the core's `record_integrity`.
 """
 from __future__ import annotations
 
-import signal
-
 USAGE = 64        # bad arguments, unknown flags, malformed input
 REFUSED = 65      # the request is understood and refused (not started, broken chain, ...)
 UNSUPPORTED = 66  # unsupported run rules or an unsupported history schema
 INTERNAL = 70     # internal error, I/O failure, or a write that may have applied
 # ha check stops its running command's process group on these and exits 128 + the signal's
-# number (the shell's convention): 129 SIGHUP, 130 SIGINT, 143 SIGTERM
-STOP_SIGNALS = (signal.SIGHUP, signal.SIGINT, signal.SIGTERM)
+# number (the shell's convention). By name and number, so the help's exit table needs no
+# `signal` import on every start; POSIX fixes these three numbers (a test checks them).
+STOP_SIGNALS = (("SIGHUP", 1), ("SIGINT", 2), ("SIGTERM", 15))
 
 
 def signal_exit(signum: int) -> int:

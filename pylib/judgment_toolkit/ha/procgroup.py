@@ -15,8 +15,9 @@ import threading
 import time
 
 from . import safefs
-from .errors import STOP_SIGNALS, signal_exit
+from .errors import STOP_SIGNALS as _BY_NAME, signal_exit
 
+STOP_SIGNALS = tuple(signal.Signals[name] for name, _number in _BY_NAME)  # errors.py's three
 STOP_GRACE = 2.0     # seconds between SIGTERM and SIGKILL to a group
 _KILL_WAIT = 2.0     # how long to wait for SIGKILLed members to be gone (they cannot refuse)
 _POLL = 0.02

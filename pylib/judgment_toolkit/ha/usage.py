@@ -6,8 +6,6 @@ and the code cannot disagree.
 """
 from __future__ import annotations
 
-import signal
-
 from .errors import INTERNAL, REFUSED, STOP_SIGNALS, UNSUPPORTED, USAGE, signal_exit
 
 CHECK_FAILED = 1  # ha check: a target failed or could not run
@@ -36,9 +34,9 @@ CORE_TABLES = {
                            "a command needing a shell"),
                  (UNSUPPORTED, "the start line names unsupported run rules"),
                  (INTERNAL, "I/O failure, or a write that may have applied"),
-                 *((signal_exit(s), f"interrupted by {signal.Signals(s).name}: the running command's "
-                             "process group stopped, its line recorded as result error")
-                   for s in STOP_SIGNALS)],
+                 *((signal_exit(number), f"interrupted by {name}: the running command's "
+                                         "process group stopped, its line recorded as result error")
+                   for name, number in STOP_SIGNALS)],
     "ha status": [(0, "the status printed (a broken chain is reported, not an error)"),
                   (USAGE, "usage: unknown option, bad goal argument, bad --format, --json with "
                            "--format md"),

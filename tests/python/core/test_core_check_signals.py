@@ -129,3 +129,9 @@ def test_the_help_states_the_grace_and_the_exit_codes():
     assert f"(SIGKILL\nafter {procgroup.STOP_GRACE:g} s)" in text
     for signum in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM):
         assert f"  {128 + signum} interrupted by {signal.Signals(signum).name}:" in text
+
+
+def test_the_stop_signals_numbers_are_the_platform_s():
+    from judgment_toolkit.ha import errors, procgroup
+    assert [(s.name, int(s)) for s in procgroup.STOP_SIGNALS] == list(errors.STOP_SIGNALS)
+    assert set(procgroup.STOP_SIGNALS) == {signal.SIGHUP, signal.SIGINT, signal.SIGTERM}
