@@ -43,8 +43,8 @@ class Guard:
     """While active, STOP_SIGNALS never end ha on the spot. The first one is kept (`caught`);
     while a command runs (`arm` ... `disarm`) it is raised as Interrupted into the wait so the
     group can be stopped and the check recorded; at any other moment (an append under the lock)
-    it waits for the next `raise_pending`. Outside the main thread signals are the caller's:
-    the guard does nothing."""
+    it waits for the next `raise_pending`. A signal ignored when ha started (`nohup ha check`)
+    stays ignored. Outside the main thread signals are the caller's: the guard does nothing."""
 
     def __init__(self):
         self.caught = None
@@ -54,6 +54,8 @@ class Guard:
     def __enter__(self):
         if threading.current_thread() is threading.main_thread():
             for signum in STOP_SIGNALS:
+                if signal.getsignal(signum) is signal.SIG_IGN:
+                    continue  # ignored by whoever started ha (nohup, a background job): stays so
                 self._saved[signum] = signal.signal(signum, self._handle)
         return self
 

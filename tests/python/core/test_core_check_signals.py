@@ -65,10 +65,13 @@ def plan_repo(repo, tmp_path, script):
     return pids
 
 
-def start_check(repo):
+def start_check(repo, ignoring=None):
+    """scripts/ha check, started with signal `ignoring` ignored (as nohup starts a command)."""
     env = dict(os.environ, **GIT_ENV)
+    ignore = None if ignoring is None else (lambda: signal.signal(ignoring, signal.SIG_IGN))
     return subprocess.Popen([str(SCRIPTS / "ha"), "check", GOAL], cwd=repo, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=ignore)
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT],
@@ -108,6 +111,17 @@ def test_a_group_that_ignores_sigterm_is_killed(repo, tmp_path):
     proc.communicate(timeout=SAFETY)
     assert proc.returncode == 128 + signal.SIGTERM
     assert_group_gone(shell)
+
+
+def test_a_signal_ignored_at_start_stays_ignored(repo, tmp_path):
+    """`nohup ha check`: a hangup neither stops ha nor its command; the check completes."""
+    pids = plan_repo(repo, tmp_path, "echo $$ $$ > {pids}; sleep 2")
+    proc = start_check(repo, ignoring=signal.SIGHUP)
+    wait_for(pids)
+    os.kill(proc.pid, signal.SIGHUP)
+    out, err = proc.communicate(timeout=SAFETY)
+    assert (proc.returncode, err) == (0, "")
+    assert out == "AC-1 check pass (seq 2)\nAC-2 check pass (seq 3)\n"
 
 
 def test_the_record_stays_a_verified_chain_after_an_interrupt(repo, tmp_path):
