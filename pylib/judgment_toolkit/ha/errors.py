@@ -3,8 +3,9 @@
 An HaError is a value, like the decision history's (history/errors.py): a machine `code` that
 callers branch on (never the message text), a `message` for people saying what was wrong and
 which input caused it, and the `exit_code` the code's table gives. ha.cli prints
-`ha: <message>` (docs/ha-core.md, "Exit codes and messages"), or `ha: <code>: <message>` where the code is part of
-the documented line: every history error, and the core's `record_integrity`.
+`ha: <message>` (docs/ha-core.md, "Exit codes and messages"), or `ha: <code>: <message>`
+where the code is part of the documented line: every history error, and the core's
+`record_integrity`.
 """
 from __future__ import annotations
 

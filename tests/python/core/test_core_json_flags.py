@@ -9,7 +9,8 @@ from helpers_core import started
 
 def test_capabilities_takes_both_spellings(tmp_path):
     plain = ha("capabilities", cwd=tmp_path)
-    for flags in (["--json"], ["--format", "json"], ["--format=json"], ["--json", "--format", "json"]):
+    for flags in (["--json"], ["--format", "json"], ["--format=json"],
+                  ["--json", "--format", "json"]):
         r = ha("capabilities", *flags, cwd=tmp_path)
         assert (r.returncode, r.stdout, r.stderr) == (0, plain.stdout, ""), flags
     r = ha("capabilities", "--format", "md", cwd=tmp_path)
@@ -30,7 +31,8 @@ def test_status_takes_both_spellings(repo, goal):
 
 @pytest.mark.parametrize("flags,message", [
     (["--json", "--format", "md"], "--json and --format md disagree (--json means --format json)"),
-    (["--format", "yaml", "--json"], "--json and --format yaml disagree (--json means --format json)"),
+    (["--format", "yaml", "--json"],
+     "--json and --format yaml disagree (--json means --format json)"),
     (["--json=1"], "--json takes no value, not '--json=1'"),
     (["--jsn"], "unknown option --jsn (did you mean '--json'?)"),
 ])

@@ -1,7 +1,7 @@
-"""Docs and code cite the repository's own docs sections, never what a reader of the repository
-does not have: no "the seed §11", "seed section 12", "issue 12", "계약: 판단 이력", no working
-notes or design cards (README, "The two contracts", names the two contracts by their titles
-once; everything else refers to it or to a docs section).
+"""Docs and code cite the repository's own docs sections, never what a reader of the
+repository does not have: no "the seed §11", "seed section 12", "issue 12", "계약: 판단 이력",
+no working notes or design cards (README, "The two contracts", names the two contracts by
+their titles once; everything else refers to it or to a docs section).
 
 Scanned: README.md and every text file under docs/, scripts/, pylib/ and templates/ (caches
 and build output left out). A failure lists every offending `file:line: text`."""
@@ -20,7 +20,8 @@ CITATIONS = [
     (r"\bissues?\s+#?\d+", "an issue number"),
     (r"계약:\s*판단\s*이력", "the Korean title of a contract document"),
     (r"\bha[- ]core[- ]formats\b", "the working note on the ha core formats"),
-    (r"\bdesign card\b|\bdesign note\b(?!s)|\bDESIGN\.md\b", "the design card (outside the repository)"),
+    (r"\bdesign card\b|\bdesign note\b(?!s)|\bDESIGN\.md\b",
+     "the design card (outside the repository)"),
     (r"/work/", "a path of the machine the project was built on"),
 ]
 PATTERN = re.compile("|".join(f"(?:{p})" for p, _ in CITATIONS), re.IGNORECASE)
@@ -52,7 +53,8 @@ def test_the_patterns_catch_each_kind_and_spare_ordinary_words():
                 "the note \"ha core formats\"", "as the design card asks", "The design note puts",
                 "/work/shared/x"):
         assert offending_lines(bad) == [(1, bad)], bad
-    for fine in ("random bytes (fixed seed)", "a random seed", "issues show", "decision-history/v1",
+    for fine in ("random bytes (fixed seed)", "a random seed", "issues show",
+                 "decision-history/v1",
                  "Judgment Ledger v1, section 'Fail-open'", "contract, 계약", "tissue 3",
                  "## Design notes"):
         assert offending_lines(fine) == [], fine
