@@ -2,6 +2,8 @@
 # A short demo of the main job, in a throw-away repository:
 #   1. the Judgment Ledger: record a card's answer, search and recall past decisions;
 #   2. the decision history: start a goal, run a check, add judgments, read current and show.
+# Each command is shown shell-quoted before it runs (copy it into a shell as it is); in bold on
+# a terminal, plain when stdout is not one or NO_COLOR is set (tests/bats/demo.bats).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 bash "$root/scripts/setup.sh" --runtime   # the runtime only: no npm, no test tools
@@ -14,10 +16,24 @@ export GIT_AUTHOR_NAME=Demo GIT_AUTHOR_EMAIL=demo@example.invalid
 export GIT_COMMITTER_NAME=Demo GIT_COMMITTER_EMAIL=demo@example.invalid
 ledger="$root/scripts/judgment-ledger.sh" card="$root/scripts/judgment-card.sh" ha="$root/scripts/ha"
 
-step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }
-run() { step "$*"; "$@"; }
+# Bold only on a terminal, and never when NO_COLOR is set to anything (its usual convention)
+if [[ -t 1 && -z "${NO_COLOR:-}" ]]; then bold=$'\033[1m' plain=$'\033[0m'; else bold='' plain=''; fi
+# One word as a POSIX shell reads it back: bare when it is safe, else in single quotes (UTF-8
+# text stays readable, unlike printf %q's $'\NNN' escapes in some locales)
+quote() {
+  if [[ -n "$1" && "$1" =~ ^[A-Za-z0-9_./:=,@%+-]+$ ]]; then printf '%s' "$1"
+  else local q="'\\''"; printf "'%s'" "${1//\'/$q}"; fi
+}
+# Print a command the way it can be copied into a shell and run
+step() {
+  local line='' word
+  for word in "$@"; do line+="${line:+ }$(quote "$word")"; done
+  printf '\n%s$ %s%s\n' "$bold" "$line" "$plain"
+}
+run() { step "$@"; "$@"; }
 
 printf '== Judgment Ledger v1 ==\n'
+step export "HARNESS_JUDGMENT_LEDGER=$HARNESS_JUDGMENT_LEDGER" "HARNESS_MEM_HOME=$HARNESS_MEM_HOME"
 cat >"$work/card.json" <<'JSON'
 {"question": "Should empty input return 0 or raise?",
  "options": [{"id": "zero", "label": "Return 0", "consequence": "callers never see an error"},
@@ -41,6 +57,7 @@ git -C "$repo" init -q -b main
 printf 'package count\n' >"$repo/src/count.go"
 cp -R "$root/tests/fixtures/goals/empty-input" "$repo/docs/specs/empty-input"
 git -C "$repo" add -A && git -C "$repo" commit -qm "goal: empty input"
+step cd "$repo"
 cd "$repo"
 goal=docs/specs/empty-input
 run "$ha" capabilities

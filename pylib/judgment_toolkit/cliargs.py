@@ -107,6 +107,24 @@ def exit_codes_text(rows) -> str:
     return "".join(out)
 
 
+JSON_FLAGS = ("--format", "--json")  # declare "--format" as a single flag, "--json" a switch
+
+
+def output_format(parsed: Parsed, formats, default: str) -> str:
+    """The output format a command was asked for. Every command that prints JSON takes both
+    spellings: `--json` is `--format json` (README, "Install"). Raises ValueError with the
+    message (naming the flags) for the command line to report as its usage error."""
+    fmt = parsed.values.get("--format")
+    if "--json" in parsed.switches:
+        if fmt not in (None, "json"):
+            raise ValueError(f"--json and --format {fmt} disagree (--json means --format json)")
+        fmt = "json"
+    fmt = default if fmt is None else fmt
+    if fmt not in formats:
+        raise ValueError(f"--format must be {' or '.join(formats)}, not {fmt!r}")
+    return fmt
+
+
 def is_utf8(text: str) -> bool:
     """False for text decoded from argv bytes that are not UTF-8 (lone surrogates)."""
     try:

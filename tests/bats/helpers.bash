@@ -33,7 +33,7 @@ make_goal() {
 }
 
 # start_goal: make_repo + make_goal, then `ha start` and `ha check AC-1` (run seq 2) and
-# commit the run record, as the seed's §11 example begins. $1: the request quote.
+# commit the run record, as the example in docs/history-views.md begins. $1: the request quote.
 start_goal() {
   make_repo
   make_goal

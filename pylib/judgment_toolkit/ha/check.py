@@ -3,17 +3,17 @@
 Each command runs without a shell from the worktree's top level, stdin closed, stdout and
 stderr together into a log under `<git-dir>/ha/runs/<goal-key>/`. The command runs outside the
 lock; only placing its log as `<seq>.log` and appending the line happen under it, so parallel
-checks in one worktree never wait for each other's commands.
+checks in one worktree never wait for each other's commands. SIGTERM, SIGHUP or SIGINT stop
+the running command's whole process group (procgroup.py); its line is recorded (`exit` null,
+`result` error), the remaining targets are not run, and procgroup.Interrupted reaches the caller.
 """
 from __future__ import annotations
 
 import hashlib
 import os
-import signal
-import subprocess
 import time
 
-from . import ids as ids_grammar, plan as planmod, runs, safefs
+from . import ids as ids_grammar, plan as planmod, procgroup, runs, safefs
 from .errors import error
 
 DEFAULT_TIMEOUT = 600.0
@@ -88,20 +88,27 @@ def check(goal, wanted, timeout=DEFAULT_TIMEOUT, report=None):
     except safefs.FsError as exc:
         raise error("io_error", f"cannot create {folder}: {exc}") from None
     done = []
-    for n, t in enumerate(targets):
-        if n:
-            goal.refresh()
-        done.append(_run_one(goal, rules, t, folder, timeout))
-        if report:
-            report(t, done[-1])
+    with procgroup.Guard() as guard:
+        for n, t in enumerate(targets):
+            guard.raise_pending()  # a signal between two targets: the rest is not run
+            if n:
+                goal.refresh()
+            done.append(_run_one(goal, rules, t, folder, timeout, guard))
+            if report:
+                report(t, done[-1])
+        guard.raise_pending()  # after the interrupted target's line is recorded
     return done
 
 
-def _run_one(goal, rules, t, folder, timeout):
+def _run_one(goal, rules, t, folder, timeout, guard):
     now = runs.snapshot(goal, rules)
     tmp = os.path.join(folder, f".running-{os.getpid()}-{time.monotonic_ns()}.log")
     try:
-        exit_code, duration_ms = _execute(t.argv, goal.repo.toplevel, tmp, timeout)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o666)
+        try:
+            exit_code, duration_ms = procgroup.run(t.argv, goal.repo.toplevel, fd, timeout, guard)
+        finally:
+            os.close(fd)
         output_digest = _file_sha256(tmp)
         if exit_code is None:
             result = "error"
@@ -144,45 +151,3 @@ def _file_sha256(path):
             h.update(chunk)
     finally:
         os.close(fd)
-
-
-def _execute(argv, cwd, log_path, timeout):
-    """(exit code or None, duration ms); a note goes into the log when ha stopped the run."""
-    fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o666)
-    began = time.monotonic()
-    try:
-        try:
-            proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=fd,
-                                    stderr=subprocess.STDOUT, start_new_session=True)
-        except OSError as exc:
-            safefs.write_all(fd, f"ha: cannot start {argv[0]!r}: {exc.strerror or exc}\n"
-                             .encode())
-            return None, _ms(began)
-        try:
-            code = proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            _kill_group(proc)
-            safefs.write_all(fd, f"\nha: timed out after {timeout:g} s; stopped\n".encode())
-            return None, _ms(began)
-        except BaseException:
-            _kill_group(proc)
-            raise
-        _kill_group(proc, only_leftovers=True)
-        if code < 0:
-            code = 128 - code  # killed by a signal: the shell's 128+n convention
-        return code, _ms(began)
-    finally:
-        os.close(fd)
-
-
-def _kill_group(proc, only_leftovers=False):
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    if not only_leftovers:
-        proc.wait()
-
-
-def _ms(began):
-    return int((time.monotonic() - began) * 1000)

@@ -8,7 +8,8 @@ from __future__ import annotations
 import sys
 
 from .. import output
-from ..cliargs import ArgError, HelpRequested, did_you_mean, is_utf8, scan
+from ..cliargs import (ArgError, HelpRequested, did_you_mean, is_utf8, output_format,
+                       scan)
 from . import usage
 from .errors import INTERNAL, USAGE, HaError
 
@@ -16,25 +17,37 @@ class _Args:
     """`--flag value` or `--flag=value`, `--` ends options, usage errors 64 (on the shared
     scanner, judgment_toolkit.cliargs)."""
 
-    def __init__(self, command, argv, options, max_positional=None, min_positional=1):
+    def __init__(self, command, argv, options, max_positional=None, min_positional=1,
+                 switches=()):
+        self.command = command
         try:
-            p = scan(argv, single=options, max_positional=max_positional, dashdash=True,
-                     dash_is_flag=True)
+            p = scan(argv, single=options, switches=switches, max_positional=max_positional,
+                     dashdash=True, dash_is_flag=True)
         except ArgError as e:
+            if e.kind == "unknown" and e.name in switches:  # `--json=1`
+                raise HaError(f"{command}: {e.name} takes no value, not {e.arg!r}",
+                              USAGE) from None
             raise HaError(f"{command}: " + {
                 "unknown": f"unknown option {e.name}"
-                           + did_you_mean(e.name, sorted(options) + ["--help"]),
+                           + did_you_mean(e.name, sorted({*options, *switches, "--help"})),
                 "needs_value": f"{e.name} needs a value",
                 "twice": f"{e.name} given twice",
                 "unexpected": f"unexpected argument {e.name!r}"}[e.kind], USAGE) from None
         if p.help:
             raise HelpRequested(f"ha {command}")
-        self.values, self.positional = p.values, p.positional
+        self.parsed, self.values, self.positional = p, p.values, p.positional
         if len(self.positional) < min_positional:
             raise HaError(f"{command}: missing the goal argument", USAGE)
         for arg in self.positional:
             if not is_utf8(arg):
                 raise HaError(f"{command}: argument {arg!r} is not valid UTF-8", USAGE)
+
+    def format(self, formats, default):
+        """--format F or --json (cliargs.output_format); a bad one is a usage error."""
+        try:
+            return output_format(self.parsed, formats, default)
+        except ValueError as exc:
+            raise HaError(f"{self.command}: {exc}", USAGE) from None
 
 
 def _open_goal(arg):
@@ -44,10 +57,9 @@ def _open_goal(arg):
 
 
 def cmd_capabilities(argv, out):
-    if argv[:1] in (["-h"], ["--help"]):
-        raise HelpRequested("ha capabilities")
-    if argv:
-        raise HaError(f"capabilities: unexpected argument {argv[0]!r}", USAGE)
+    args = _Args("capabilities", argv, {"--format"}, max_positional=0, min_positional=0,
+                 switches={"--json"})
+    args.format(("json",), "json")  # JSON is its only format; asking for it is fine
     from . import capabilities
     output.write(capabilities.render(), out)
     return 0
@@ -103,15 +115,22 @@ def cmd_check(argv, out):
         output.write(f"{target.label} check {rec['result']} (seq {done.seq}{extra})\n", out)
         results.append(rec["result"])
 
-    check.check(g, args.positional[1:], timeout=timeout, report=report)
+    from .procgroup import Interrupted
+    wanted = args.positional[1:]
+    try:
+        check.check(g, wanted, timeout=timeout, report=report)
+    except Interrupted as stop:
+        out.flush()
+        print(f"ha: check: interrupted by {stop.name}: the running command's process group was "
+              f"stopped and its line recorded as result error; {len(results)} target(s) "
+              "recorded, the rest not run. Run ha check again to check them", file=sys.stderr)
+        return stop.exit_code
     return 0 if all(r == "pass" for r in results) else 1
 
 
 def cmd_status(argv, out):
-    args = _Args("status", argv, {"--format"}, max_positional=1)
-    fmt = args.values.get("--format", "md")
-    if fmt not in ("md", "json"):
-        raise HaError(f"status: --format must be md or json, not {fmt!r}", USAGE)
+    args = _Args("status", argv, {"--format"}, max_positional=1, switches={"--json"})
+    fmt = args.format(("md", "json"), "md")
     from . import status
     g = _open_goal(args.positional[0])
     output.write(status.render(status.collect(g), fmt), out)

@@ -3,8 +3,9 @@
 An HaError is a value, like the decision history's (history/errors.py): a machine `code` that
 callers branch on (never the message text), a `message` for people saying what was wrong and
 which input caused it, and the `exit_code` the code's table gives. ha.cli prints
-`ha: <message>` (ha-core-formats.md), or `ha: <code>: <message>` where the code is part of
-the documented line: every history error, and the core's `record_integrity`.
+`ha: <message>` (docs/ha-core.md, "Exit codes and messages"), or `ha: <code>: <message>`
+where the code is part of the documented line: every history error, and the core's
+`record_integrity`.
 """
 from __future__ import annotations
 
@@ -12,6 +13,14 @@ USAGE = 64        # bad arguments, unknown flags, malformed input
 REFUSED = 65      # the request is understood and refused (not started, broken chain, ...)
 UNSUPPORTED = 66  # unsupported run rules or an unsupported history schema
 INTERNAL = 70     # internal error, I/O failure, or a write that may have applied
+# ha check stops its running command's process group on these and exits 128 + the signal's
+# number (the shell's convention). By name and number, so the help's exit table needs no
+# `signal` import on every start; POSIX fixes these three numbers (a test checks them).
+STOP_SIGNALS = (("SIGHUP", 1), ("SIGINT", 2), ("SIGTERM", 15))
+
+
+def signal_exit(signum: int) -> int:
+    return 128 + signum
 
 CODES = {
     "usage": USAGE,                  # arguments, goal path, not in a git worktree, target id

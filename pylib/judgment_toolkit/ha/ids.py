@@ -1,4 +1,4 @@
-"""The grammar of goal target ids, in one place (ha-core-formats.md, "Ids").
+"""The grammar of goal target ids, in one place (docs/ha-core.md, "Goal folders and ids").
 
 - `AC-n`: an acceptance criterion (SPEC.md); `EX-n`: an extra check (PLAN.md `## 조건표`).
   `n` is a whole number from 1, in ASCII digits, without leading zeros (`AC-1`, `EX-12`;

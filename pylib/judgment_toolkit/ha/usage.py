@@ -6,14 +6,15 @@ and the code cannot disagree.
 """
 from __future__ import annotations
 
-from .errors import INTERNAL, REFUSED, UNSUPPORTED, USAGE
+from .errors import INTERNAL, REFUSED, STOP_SIGNALS, UNSUPPORTED, USAGE, signal_exit
 
 CHECK_FAILED = 1  # ha check: a target failed or could not run
 
 # command -> [(exit code, meaning)] for the core commands
 CORE_TABLES = {
     "ha": [(0, "`--help`, `--version`"), (USAGE, "no or unknown command")],
-    "ha capabilities": [(0, "the capabilities printed"), (USAGE, "an argument was given"),
+    "ha capabilities": [(0, "the capabilities printed"),
+                        (USAGE, "an argument, an unknown option, or a --format other than json"),
                         (INTERNAL, "internal error")],
     "ha new": [(0, "the missing SPEC.md and PLAN.md written"),
                (USAGE, "usage: unknown option, bad goal argument, not inside a git repository"),
@@ -32,9 +33,13 @@ CORE_TABLES = {
                  (REFUSED, "refused: not started, broken chain, unknown or manual target, "
                            "a command needing a shell"),
                  (UNSUPPORTED, "the start line names unsupported run rules"),
-                 (INTERNAL, "I/O failure, or a write that may have applied")],
+                 (INTERNAL, "I/O failure, or a write that may have applied"),
+                 *((signal_exit(number), f"interrupted by {name}: the running command's "
+                                         "process group stopped, its line recorded as result error")
+                   for name, number in STOP_SIGNALS)],
     "ha status": [(0, "the status printed (a broken chain is reported, not an error)"),
-                  (USAGE, "usage: unknown option, bad goal argument, bad --format"),
+                  (USAGE, "usage: unknown option, bad goal argument, bad --format, --json with "
+                           "--format md"),
                   (UNSUPPORTED, "the start line names unsupported run rules"),
                   (INTERNAL, "I/O failure")],
 }
@@ -78,20 +83,22 @@ def table_text(command: str) -> str:
 
 
 TOP = """\
-usage: ha capabilities
+usage: ha capabilities [--json]
        ha new <goal>
        ha start <goal> --request QUOTE [--rules run-rules/N]
        ha check <goal> [AC-n|EX-n|T001 ...] [--timeout SECONDS]
-       ha status <goal> [--format md|json]
+       ha status <goal> [--format md|json] [--json]
        ha history <goal> ...
        ha --version
 Every command answers -h/--help (ha history --help, ha history <goal> add --help, ...).
+Every command that prints JSON takes --json and --format json alike.
 """
 
 SYNOPSIS = {
     "ha capabilities": """\
-usage: ha capabilities
-Print what this ha supports (run rules, formats, features) as one JSON line.
+usage: ha capabilities [--json]
+Print what this ha supports (run rules, formats, features) as one JSON line. JSON is its only
+format: --json and --format json are accepted and change nothing.
 """,
     "ha new": """\
 usage: ha new <goal>
@@ -109,11 +116,13 @@ Write the start line of <goal>/runs.jsonl. QUOTE is the user's words that asked 
 usage: ha check <goal> [AC-n|EX-n|T001 ...] [--timeout SECONDS]
 Run the commands PLAN.md's 조건표 declares (all, or the given targets), without a shell, and
 append one check line per target. --timeout (or HA_CHECK_TIMEOUT) defaults to 600 seconds.
+SIGTERM, SIGHUP or SIGINT stop the running command with its whole process group (SIGKILL
+after 2 s); its line is recorded (exit null, result error), the other targets are not run.
 """,
     "ha status": """\
-usage: ha status <goal> [--format md|json]
+usage: ha status <goal> [--format md|json] [--json]
 Report where the goal stands: started, rules, record head, commit, tree clean, goal digest,
-ids and chain integrity (Markdown by default).
+ids and chain integrity (Markdown by default; --json is --format json).
 """,
 }
 

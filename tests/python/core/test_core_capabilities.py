@@ -33,8 +33,11 @@ def test_history_advertised_when_it_ships(tmp_path):
 
 
 def test_arguments_are_usage_errors(tmp_path):
-    r = ha("capabilities", "--json", cwd=tmp_path)
-    assert r.returncode == 64 and r.stderr.startswith("ha: capabilities: unexpected argument")
+    r = ha("capabilities", "x", cwd=tmp_path)
+    assert r.returncode == 64 and r.stderr == "ha: capabilities: unexpected argument 'x'\n"
+    r = ha("capabilities", "--jsno", cwd=tmp_path)
+    assert (r.returncode, r.stdout) == (64, "")
+    assert r.stderr == "ha: capabilities: unknown option --jsno (did you mean '--json'?)\n"
 
 
 def test_runs_no_git(tmp_path):

@@ -1,6 +1,6 @@
-"""Core errors are values (issue 11): a machine code callers branch on, the message, and the
+"""Core errors are values: a machine code callers branch on, the message, and the
 exit code the core's table gives the code; the stderr line stays `ha: <message>` as
-ha-core-formats.md documents it (`ha: record_integrity: ...` for a broken chain)."""
+docs/ha-core.md ("Exit codes and messages") documents it (`ha: record_integrity: ...` for a broken chain)."""
 import pytest
 
 from conftest import ha

@@ -124,7 +124,7 @@ def test_ids_error_refuses_start_with_file_line(repo):
     assert not (repo / "g" / "runs.jsonl").exists()
 
 
-# --- one grammar everywhere (ha-core-formats.md "Ids"; issue 11) ------------------------------
+# --- one grammar everywhere (docs/ha-core.md, "Goal folders and ids") -----------------------------
 
 GOOD = ["AC-1", "AC-10", "AC-123456789", "EX-1", "EX-42", "T001", "T000", "T0001", "T123"]
 BAD = ["AC-0", "AC-01", "EX-00", "EX-007", "AC-", "AC-1a", "ac-1", "AC-1\n", "T01", "T1", "t001",

@@ -1,4 +1,4 @@
-"""Opening a started run and the worktree snapshot: one function each (issue 11), used by
+"""Opening a started run and the worktree snapshot: one function each, used by
 check, start, status and the decision history alike."""
 import json
 

@@ -73,7 +73,7 @@ def test_open_append(tmp_path):
 
 
 def test_open_file_relative_to_a_folder_fd(tmp_path):
-    """The one safe open (issue 11): used by the run record, the history store and evidence."""
+    """The one safe open: used by the run record, the history store and evidence."""
     (tmp_path / "f").write_bytes(b"x")
     (tmp_path / "l").symlink_to(tmp_path / "f")
     os.mkfifo(tmp_path / "fifo")

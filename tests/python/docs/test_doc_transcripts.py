@@ -1,4 +1,4 @@
-"""Docs that cannot drift (issue 11): every command example with output in README.md and
+"""Docs that cannot drift: every command example with output in README.md and
 docs/*.md is run and its output compared; see transcripts.py for the format, the sandbox,
 what is normalised and how to mark a block illustrative. `DOC_TRANSCRIPTS=update` rewrites
 the documented outputs that differ with what the commands print now."""

@@ -1,4 +1,4 @@
-"""Opaque, self-checking view cursors (seed §8).
+"""Opaque, self-checking view cursors (docs/history-views.md, "Cursors").
 
 Two kinds:
 

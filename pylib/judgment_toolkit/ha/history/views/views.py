@@ -1,4 +1,5 @@
-"""The decision-history-view/v1 view model: current, list and show (seed §7, §8).
+"""The decision-history-view/v1 view model: current, list and show
+(docs/history-views.md, "What the views mean").
 
 Every view is computed from the compact facts of one pass (facts.py) and then re-reads only the
 events it shows. The model is a plain dict that *is* the JSON document; render.py writes the
@@ -210,7 +211,8 @@ def _grounds(inp: Input, decision: dict) -> list:
 
 
 def context_diff(context: dict, now: Now) -> dict:
-    """code same/changed/uncommitted, spec same/changed, path same/moved (seed §7)."""
+    """code same/changed/uncommitted, spec same/changed, path same/moved (docs/history-views.md,
+    "What the views mean", **Context**)."""
     if context.get("commit") != now.commit:
         code = "changed"
     elif context.get("tree_clean") is not True or not now.tree_clean:
