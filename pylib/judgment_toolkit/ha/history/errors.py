@@ -1,4 +1,4 @@
-"""Every decision-history error code and its exit code, in one table (seed section 9).
+"""Every decision-history error code and its exit code, in one table (docs/history.md).
 
 A `HistoryError` is a value: a machine code, a message saying what was wrong and which input
 caused it, and the exit code this table gives the code. ha.cli renders it as

@@ -1,4 +1,4 @@
-"""`show`'s fresh comparison of one evidence reference with the present (seed §5).
+"""`show`'s fresh comparison of one evidence reference with the present (docs/history-views.md).
 
 - file: the file is observed again now, with the write side's safe observation
   (evidence.observe_file: no symlink at the last component, nothing outside the repository,
