@@ -105,8 +105,8 @@ def main() -> None:
     ap.add_argument("--only", default="", help="comma list of cases (default: all)")
     args = ap.parse_args()
     env = dict(fx.ENV)
-    pylib = Path(args.ha).resolve().parents[1] / "pylib"
-    sources = list(pylib.rglob("*.py"))
+    sources = [src for ha in args.ha.split(",")
+               for src in (Path(ha).resolve().parents[1] / "pylib").rglob("*.py")]
     fresh = sum(1 for src in sources if _compiled(src))
     compiled = fresh == len(sources)
     print(f"ha history at scale: median of {args.runs} runs; python {sys.version.split()[0]}; "

@@ -16,9 +16,10 @@ HEAVY = {"dataclasses", "inspect", "typing", "ast", "dis", "tokenize", "argparse
          "urllib", "tempfile", "shutil", "datetime", "uuid", "importlib.metadata", "decimal",
          "textwrap", "logging", "asyncio", "socket", "ssl", "sqlite3", "unittest", "pydoc",
          "hmac", "zipfile", "pickle", "random", "statistics", "fractions", "ulid"}
-# Modules a call may import beyond a bare interpreter's: the figures of this checkout plus a
+# Modules a call may import beyond a bare interpreter's: the figures of this checkout (71 for a
+# view, 59 for add; 91 and 76 before the rooms were split and dataclasses left) plus a
 # small margin, so that one new heavy package (which brings many modules) fails.
-BUDGET = {"current": 70, "list": 70, "show": 70, "add": 65}
+BUDGET = {"current": 75, "list": 75, "show": 75, "add": 63}
 VIEWS = "judgment_toolkit.ha.history.views"
 REGISTER = "judgment_toolkit.ha.history.register"
 # The rooms a call never enters (docs/internals.md, "Rooms of the decision history").

@@ -16,7 +16,6 @@ from judgment_toolkit.ha.history.store import index, indexread
 from judgment_toolkit.ha.history.store.folder import EVENTS, LOCK, LAST, Folder, why
 from judgment_toolkit.ha.history.store.scan import Scan
 from judgment_toolkit.ha.history.store.verify import parse_last
-from judgment_toolkit.ha.history.store.writer import WriteLock
 
 
 def locate(repo, start_sha: str) -> "Store":
@@ -199,5 +198,6 @@ class Store(Folder):
                     os.close(f)
 
     # -- writes ------------------------------------------------------------------------
-    def write_lock(self) -> "WriteLock":
-        return WriteLock(self)
+    def write_lock(self):
+        from judgment_toolkit.ha.history.store.writer import WriteLock  # add only: views never
+        return WriteLock(self)                                          # load the writer
