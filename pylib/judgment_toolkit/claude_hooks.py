@@ -14,8 +14,8 @@ import sys
 import time
 import uuid
 
-from judgment_toolkit.claude_kit import (CAPTURE_SWITCH, INSTALL_HINT, project_dir,
-                                         project_name, tool_path)
+from judgment_toolkit.claude_kit import (CAPTURE_ON, CAPTURE_SWITCH, INSTALL_HINT,
+                                         project_dir, project_name, tool_path)
 
 DEADLINE = 5.0             # seconds for all of a hook's tool runs (hooks.json allows 10)
 STDIN_LIMIT = 1 << 20      # a hook payload larger than this is ignored
@@ -180,8 +180,10 @@ def capture_id(session: str, tool_use: str, question: str) -> str:
 
 
 def ask_capture(payload: dict) -> None:
-    """PostToolUse on AskUserQuestion, only with JUDGMENT_CAPTURE=1: append each answer."""
-    if os.environ.get(CAPTURE_SWITCH) != "1":
+    """PostToolUse on AskUserQuestion, only with JUDGMENT_CAPTURE=1: append each answer. (The
+    hook's shell command checks the switch first, so with capture off no Python starts; this
+    check holds for a direct `judgment-kit hook ask-capture`.)"""
+    if os.environ.get(CAPTURE_SWITCH) != CAPTURE_ON:
         return
     session, tool_use = payload.get("session_id"), payload.get("tool_use_id")
     given = answers(payload)

@@ -15,19 +15,21 @@ import shlex
 import sys
 from pathlib import Path
 
-from judgment_toolkit.claude_kit import INSTALL_HINT
+from judgment_toolkit.claude_kit import CAPTURE_ON, CAPTURE_SWITCH, INSTALL_HINT
 
+CAPTURE_HOOK = "ask-capture"  # runs only with the capture switch on
 HOOKS = (  # (event, matcher, hook name): the plugin's hooks/hooks.json is hook_settings() too
     ("SessionStart", "startup|resume|clear|compact|fork", "session-start"),
     ("PreToolUse", "AskUserQuestion", "ask-recall"),
-    ("PostToolUse", "AskUserQuestion", "ask-capture"),
+    ("PostToolUse", "AskUserQuestion", CAPTURE_HOOK),
 )
 HOOK_TIMEOUT = 10  # seconds; the hooks bound their own work below it (claude_hooks.DEADLINE)
 PLUGIN_ROOT = "${CLAUDE_PLUGIN_ROOT}"
 
 READS = (  # Bash(...) allow rules: commands that only read
     "judgment-ledger search *", "judgment-ledger recall *", "judgment-ledger prime *",
-    "judgment-ledger verify *", "judgment-card validate *", "judgment-card recall *",
+    "judgment-ledger verify *", "judgment-ledger list *", "judgment-ledger show *",
+    "judgment-card validate *", "judgment-card recall *",
     "judgment-card render *", "judgment-card should-issue *", "ha status *", "ha capabilities *",
 )
 HISTORY_READS = ("", " current", " current *", " list", " list *", " show *", " graph",
@@ -42,9 +44,12 @@ EXIT_USAGE, EXIT_NOT_OBJECT, EXIT_IO = 64, 65, 70
 
 def hook_command(hook: str, root: str | None) -> str:
     """The shell command of one hook: judgment-kit from PATH, then ~/.local/bin, then the
-    plugin's (or checkout's) scripts/; when none runs, the one install line, exit 0."""
+    plugin's (or checkout's) scripts/; when none runs, the one install line, exit 0. The capture
+    hook tests its switch in the shell first: off (the default) costs a shell, not a Python
+    start (bench/hooks.py)."""
     dirs = "$PATH:$HOME/.local/bin" + (f":{root}/scripts" if root else "")
-    return (f'PATH="{dirs}" judgment-kit hook {hook} || echo {shlex.quote(INSTALL_HINT)}')
+    guard = f'[ "${CAPTURE_SWITCH}" = {CAPTURE_ON} ] || exit 0; ' if hook == CAPTURE_HOOK else ""
+    return (f'{guard}PATH="{dirs}" judgment-kit hook {hook} || echo {shlex.quote(INSTALL_HINT)}')
 
 
 def hook_settings(root: str | None) -> dict:
@@ -78,6 +83,24 @@ def wanted(goals) -> dict:
     return {"permissions": permission_rules(goals), "hooks": hook_settings(checkout_scripts_root())}
 
 
+def example_settings() -> dict:
+    """The kit's .claude/settings.example.json: what setup-claude writes into a project with no
+    started goal, for tools installed on PATH or in ~/.local/bin."""
+    return {"permissions": permission_rules([]), "hooks": hook_settings(None)}
+
+
+OUR_HOOK = re.compile(r"\bjudgment-kit hook (?:" + "|".join(h for _, _, h in HOOKS) + r")\b")
+
+
+def ours(group) -> bool:
+    """A hook group some version of setup-claude wrote: every hook in it runs `judgment-kit
+    hook <name>`. An older one (another command line) is replaced, not kept beside the new."""
+    hooks = group.get("hooks") if isinstance(group, dict) else None
+    return bool(hooks) and isinstance(hooks, list) and all(
+        isinstance(h, dict) and isinstance(h.get("command"), str) and OUR_HOOK.search(h["command"])
+        for h in hooks)
+
+
 def merge(settings: dict, want: dict) -> dict:
     perms = settings.setdefault("permissions", {})
     for kind, rules in want["permissions"].items():
@@ -85,8 +108,8 @@ def merge(settings: dict, want: dict) -> dict:
         have.extend(r for r in rules if r not in have)
     hooks = settings.setdefault("hooks", {})
     for event, groups in want["hooks"].items():
-        have = hooks.setdefault(event, [])
-        have.extend(g for g in groups if g not in have)
+        have = [g for g in hooks.get(event, []) if g in groups or not ours(g)]
+        hooks[event] = have + [g for g in groups if g not in have]
     return settings
 
 
@@ -97,12 +120,25 @@ def remove(settings: dict, want: dict) -> dict:
             continue
         for key, entries in want[section].items():
             if isinstance(held.get(key), list):
-                held[key] = [e for e in held[key] if e not in entries]
+                held[key] = [e for e in held[key] if e not in entries
+                             and not (section == "hooks" and ours(e))]
                 if not held[key]:
                     del held[key]
         if not held:
             del settings[section]
     return settings
+
+
+def check_shape(settings: dict) -> None:
+    """The parts setup merges into must have the settings' documented types (objects of
+    lists); anything else is the person's to fix, so nothing is changed."""
+    for section in ("permissions", "hooks"):
+        held = settings.get(section, {})
+        if not isinstance(held, dict):
+            raise ValueError(f"{section} is not a JSON object")
+        for key in (("allow", "ask") if section == "permissions" else (e for e, _, _ in HOOKS)):
+            if not isinstance(held.get(key, []), list):
+                raise ValueError(f"{section}.{key} is not a JSON array")
 
 
 def is_set_up(settings: dict, want: dict) -> bool:
@@ -126,6 +162,7 @@ def load(path: Path) -> dict:
     settings = json.loads(text) if text.strip() else {}
     if not isinstance(settings, dict):
         raise ValueError("not a JSON object")
+    check_shape(settings)
     return settings
 
 

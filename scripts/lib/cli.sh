@@ -56,7 +56,8 @@ cli_suggest() {
   local word="$1" choice best="" tie=0 d limit best_d bare
   shift
   ((${#word} > 0 && ${#word} <= 64)) || return 0
-  bare="${word##-}"; bare="${bare##-}"
+  bare="$word"
+  while [[ "$bare" == -* ]]; do bare="${bare#-}"; done
   limit=2; ((${#bare} <= 4)) && limit=1
   best_d=$((limit + 1))
   for choice in "$@"; do

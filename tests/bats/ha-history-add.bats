@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
-# `ha history <goal> add` as users call it: the seed's example, receipts, replays, refusals,
-# worktrees sharing one history, and the exact error lines.
+# `ha history <goal> add` as users call it: the example of decision-history/v1 section 11,
+# receipts, replays, refusals, worktrees sharing one history, and the exact error lines.
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 setup() {
   start_goal "빈 입력 처리"
@@ -13,7 +14,7 @@ field() { # field <json> <key>
   "$ROOT/.venv/bin/python" -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"
 }
 
-@test "the four registrations of the seed's example give D1..D4 receipts" {
+@test "the four registrations of the example of decision-history/v1 section 11 give D1..D4 receipts" {
   run "$HA" history "$GOAL" add --kind 원인 --status 가설 --summary "첫 항목이 항상 있다고 가정했다" --target AC-1 --ref run:2 --request-id cause-1
   [ "$status" -eq 0 ]
   sha="$(head -n1 "$STORE/events.jsonl" | tr -d '\n' | sha256sum | cut -d' ' -f1)"
@@ -127,4 +128,13 @@ JSON
   [ "$status" -eq 0 ]
   [ "$(field "$output" id)" = D4 ]
   [ "$(field "$output" replayed)" = False ]
+}
+
+@test "a reference that could not be read is stored and named on stderr; stdout is the receipt" {
+  run --separate-stderr "$HA" history "$GOAL" add --kind 관측 --summary x --checked-ref file:src/nope.py
+  [ "$status" -eq 0 ]
+  [ "$(field "$output" id)" = D1 ]
+  [ "${#lines[@]}" -eq 1 ]
+  [ "$stderr" = "ha: note: file:src/nope.py is stored as missing: no such file in the repository" ]
+  grep -q '"evidence":\[{"type":"file","state":"missing"}\]' "$STORE/events.jsonl"
 }

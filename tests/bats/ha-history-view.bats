@@ -36,7 +36,7 @@ json_field() { # json_field <python expression over v> < json
   [ "$output" = '{"schema":"decision-history-view/v1","view":"list","history":"absent","goal":"docs/specs/empty-input"}' ]
 }
 
-@test "the seed §11 example: current" {
+@test "the example of decision-history/v1 section 11: current" {
   seed_example
   run "$HA" history "$GOAL" current
   [ "$status" -eq 0 ]
@@ -46,7 +46,7 @@ json_field() { # json_field <python expression over v> < json
   [[ "${lines[-1]}" == "cursor: c1."* ]]
 }
 
-@test "the seed §11 example: show D3" {
+@test "the example of decision-history/v1 section 11: show D3" {
   seed_example
   run "$HA" history "$GOAL" show D3
   [ "$status" -eq 0 ]
@@ -146,4 +146,33 @@ json_field() { # json_field <python expression over v> < json
   "$HA" history "$GOAL" show D3 >/dev/null
   "$HA" history "$GOAL" current --format json >/dev/null
   [ -z "$(find . -newer "$marker" -print)" ]
+}
+
+@test "a mistyped view or option says what was meant (64)" {
+  seed_example
+  run "$HA" history "$GOAL" lst
+  [ "$status" -eq 64 ]
+  [[ "$output" == "ha: invalid_input: history: unknown view 'lst' (did you mean 'list'?); "* ]]
+  run "$HA" history "$GOAL" D3
+  [[ "$output" == *"(did you mean 'show D3'?)"* ]]
+  run "$HA" history "$GOAL" list --limt 5
+  [ "$status" -eq 64 ]
+  [ "$output" = "ha: invalid_input: history list: unknown option --limt (did you mean '--limit'?)" ]
+}
+
+@test "--json and --format json are one request for every view that prints JSON" {
+  seed_example
+  for view in current list "show D3" graph; do
+    a="$("$HA" history "$GOAL" $view --json)"
+    b="$("$HA" history "$GOAL" $view --format json)"
+    [ -n "$a" ] && [ "$a" = "$b" ]
+  done
+  [ "$("$HA" history "$GOAL" verify --format json)" = '{"ok":true,"events":4,"first_bad_line":null,"error":null,"message":null}' ]
+}
+
+@test "a folder without SPEC.md is named as no goal folder, with how to make one" {
+  mkdir -p lib
+  run "$HA" history lib list
+  [ "$status" -eq 65 ]
+  [[ "$output" == "ha: not_started: lib is not a goal folder: it has no SPEC.md and no run record. "*"\`ha new lib\` writes both"* ]]
 }

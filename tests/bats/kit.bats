@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
-# issue 13 entry points as users call them: judgment-ledger.sh prime|verify,
-# judgment-card.sh render, ha history <goal> graph|verify.
+# The entry points the Claude Code kit names, as users call them: judgment-ledger.sh prime|verify,
+# judgment-card.sh render, ha history <goal> graph|verify; and the hooks' commands and
+# scripts/judgment-kit as Claude Code and a user run them, with a missing or crashing interpreter.
 
 load helpers
 bats_require_minimum_version 1.5.0
@@ -78,7 +79,7 @@ JSON
   [[ "$stderr" == *"is not a valid judgment-card.v1:"* ]]
 }
 
-@test "ha history graph and verify on the seed §11 example" {
+@test "ha history graph and verify on the example goal" {
   start_goal
   "$HA" history "$GOAL" add --kind 원인 --status 가설 --summary "첫 항목이 항상 있다고 가정했다" --target AC-1 >/dev/null
   "$HA" history "$GOAL" add --kind 결정 --summary "빈 입력이면 0을 반환한다" --target T001 --builds-on D1 >/dev/null
@@ -94,7 +95,65 @@ JSON
   sed -i 's/버퍼/BUFFER/' "$events"
   run "$HA" history "$GOAL" verify --json
   [ "$status" -eq 65 ]
-  [[ "${lines[0]}" == '{"ok":false,"events":2,"first_bad_line":3,"error":"history_corrupt: '* ]]
+  [[ "${lines[0]}" == '{"ok":false,"events":2,"first_bad_line":3,"error":"history_corrupt","message":"'* ]]
   run "$HA" history "$GOAL" graph
   [ "$status" -eq 65 ]
+}
+
+# hook_command EVENT: the command hooks/hooks.json gives EVENT, as Claude Code runs it.
+hook_command() {
+  json_eval "d['hooks']['$1'][0]['hooks'][0]['command']" "$ROOT/hooks/hooks.json"
+}
+
+# run_hook EVENT [VAR=VALUE...]: that command under `env -i` with the minimal PATH, an
+# AskUserQuestion payload (answered) on stdin, and the plugin folder being this checkout.
+run_hook() {
+  local event="$1" cmd
+  shift
+  cmd="$(hook_command "$event")"
+  mkdir -p "$BATS_TEST_TMPDIR/home" "$BATS_TEST_TMPDIR/shop"
+  printf '%s' '{"session_id":"s","tool_use_id":"t","cwd":"'"$BATS_TEST_TMPDIR/shop"'","tool_name":"AskUserQuestion","tool_input":{"questions":[{"question":"Redis or Postgres?","header":"Q","options":[{"label":"Redis"},{"label":"Postgres"}]}]},"tool_response":{"answers":{"Redis or Postgres?":"Redis"}}}' >"$BATS_TEST_TMPDIR/payload.json"
+  run --separate-stderr env -i PATH=/usr/bin:/bin HOME="$BATS_TEST_TMPDIR/home" \
+    CLAUDE_PLUGIN_ROOT="$ROOT" CLAUDE_PROJECT_DIR="$BATS_TEST_TMPDIR/shop" "$@" \
+    sh -c "$cmd" <"$BATS_TEST_TMPDIR/payload.json"
+}
+
+@test "hooks: a missing, a crashing and a killed interpreter each end in the one install line, exit 0" {
+  crash="$BATS_TEST_TMPDIR/crash-python"
+  printf '#!/bin/sh\necho "Traceback (most recent call last):" >&2\necho "RuntimeError: boom" >&2\nexit 1\n' >"$crash"
+  killed="$BATS_TEST_TMPDIR/killed-python"
+  printf '#!/bin/sh\nkill -KILL $$\n' >"$killed"
+  chmod +x "$crash" "$killed"
+  for py in "$BATS_TEST_TMPDIR/none" "$crash" "$killed"; do
+    for event in SessionStart PreToolUse PostToolUse; do
+      run_hook "$event" HARNESS_PYTHON="$py" JUDGMENT_CAPTURE=1
+      [ "$status" -eq 0 ]
+      [ "${#lines[@]}" -eq 1 ] && [[ "$output" == "judgment-toolkit: "*"pipx install ." ]]
+    done
+  done
+}
+
+@test "hooks: with capture off the PostToolUse hook starts no interpreter at all" {
+  crash="$BATS_TEST_TMPDIR/crash-python"
+  printf '#!/bin/sh\necho started >>"%s"\nexit 1\n' "$BATS_TEST_TMPDIR/started" >"$crash"
+  chmod +x "$crash"
+  for switch in JUDGMENT_CAPTURE=0 JUDGMENT_CAPTURE= NOTHING=1; do
+    run_hook PostToolUse HARNESS_PYTHON="$crash" "$switch"
+    [ "$status" -eq 0 ] && [ -z "$output" ] && [ -z "$stderr" ]
+  done
+  [ ! -e "$BATS_TEST_TMPDIR/started" ]
+  run_hook PostToolUse HARNESS_PYTHON="$crash" JUDGMENT_CAPTURE=1
+  [ "$status" -eq 0 ] && [ "$(cat "$BATS_TEST_TMPDIR/started")" = started ]
+}
+
+@test "judgment-kit: usage errors are exit 64 with what to do; --help is exit 0" {
+  run --separate-stderr "$ROOT/scripts/judgment-kit"
+  [ "$status" -eq 64 ] && [ "$stderr" = "judgment-kit: a command is required; see judgment-kit --help" ]
+  run --separate-stderr "$ROOT/scripts/judgment-kit" nope
+  [ "$status" -eq 64 ] && [ "$stderr" = "judgment-kit: unknown command: nope; see judgment-kit --help" ]
+  run --separate-stderr "$ROOT/scripts/judgment-kit" setup-claude --check --remove
+  [ "$status" -eq 64 ]
+  [ "$stderr" = "judgment-kit: setup-claude: --check and --remove exclude each other; see judgment-kit --help" ]
+  run "$ROOT/scripts/judgment-kit" --help
+  [ "$status" -eq 0 ] && [[ "${lines[0]}" == "usage: judgment-kit hook "* ]]
 }

@@ -56,7 +56,8 @@ HISTORY_CODES = {
 }
 HISTORY_OK = {"ha history add": "stored, or replayed (the same request id and decision)",
               "ha history current|list|show": "the view printed (`history: absent` when there is no store)",
-              "ha history graph": "the Mermaid source printed (`history: absent` when there is no store)",
+              "ha history graph": "the Mermaid source (or its JSON) printed (`history: absent` "
+                                  "when there is no store)",
               "ha history verify": "the whole chain is intact (or there is no store)"}
 
 
@@ -128,22 +129,27 @@ usage: ha history <goal> add --kind <kind> --summary <text> [options]   (add --h
        ha history <goal> verify [--json]
 The decision history of a started goal (decision-history/v1): `add` registers one event and
 prints its receipt; current (the default), list, show, graph and verify read it and never
-change a file.
+change a file. Every one that prints JSON (current, list, show, graph, verify) takes
+`--json` and `--format json` alike.
 """
 
 GRAPH = """\
 usage: ha history <goal> graph [--target ID]... [--keyword WORD]... [--since CURSOR]
-                         [--format mermaid|md]
+                         [--format mermaid|md|json | --json]
 The events of `list` (same filters) as Mermaid flowchart source: one node per event (id,
 kind, status, short summary; superseded ones dashed), builds_on edges solid, supersedes
-edges dotted. --format md wraps it in a ```mermaid fence. See docs/history-graph.md
+edges dotted. --format md wraps it in a ```mermaid fence, which Markdown viewers that
+render Mermaid draw as the picture; the plain source pastes into any Mermaid editor.
+--json (or --format json) prints the same nodes and edges as one decision-history-graph/v1
+JSON line: {"schema", "history", "goal", "nodes", "edges", "omitted_relations"}.
 """
 
 VERIFY = """\
-usage: ha history <goal> verify [--json]
+usage: ha history <goal> verify [--json | --format json]
 Verify the whole stored chain from scratch (every line parsed and checked; nothing `last`
 vouches for is trusted). Intact: the number of events. Damaged: the error naming the first
-bad line. --json prints {"ok", "events", "first_bad_line", "error"}. Read-only.
+bad line. --json prints {"ok", "events", "first_bad_line", "error", "message"}: error is the
+machine code (history_corrupt, ...), message what was found where. Read-only.
 """
 
 ADD = """\
@@ -151,9 +157,14 @@ usage: ha history <goal> add --kind <kind> --summary <text> [--status <status>]
          [--reason <text>] [--target AC-n|EX-n|T001]... [--ref <ref>]... [--checked-ref <ref>]...
          [--builds-on Dn]... [--supersedes Dn[@Dm]]... [--event-at <RFC 3339>] [--request-id <id>]
        ha history <goal> add --input <file|-> [--request-id <id>]
-kinds: 관측 원인(가설|확정|기각) 결정 조치(예정|반영) 검증(대기|통과|실패) 막힘 재개
-refs:  run:<seq>[:<sha256>]  file:<path>[#<section>]  commit:<sha>[@<repository>]  external:<ref>
-prints one decision-receipt/v1 JSON line; see docs/history.md
+{kinds}refs (--ref, or --checked-ref when the content was read):
+  run:<seq>[:<sha256>]  file:<path>[#<section>]  commit:<sha>[@<repository>]
+  external:<ref>
+Prints one decision-receipt/v1 JSON line. A file or commit reference that could
+not be read is stored as observed (missing, not_regular, outside, unreadable,
+too_large, not_found, other_repository) and named in one `ha: note:` line on
+stderr each; the event is stored all the same. Resending with the same
+--request-id prints the first receipt again ("replayed":true).
 """
 
 VIEW = """\
@@ -161,6 +172,7 @@ usage: ha history <goal> [current|list] [--target ID]... [--keyword WORD]...
                          [--since CURSOR] [--page CURSOR] [--limit N] [--format md|json]
        ha history <goal> show <Dn> | show --request-id ID [--page CURSOR] [--limit N]
                          [--format md|json]
+--json is --format json.
 current: what is decided now; list: every event with its markers; show: one event in full.
 --target (any of) and --keyword (all words) filter; --since CURSOR asks what changed after an
 earlier result; --page CURSOR continues a long result; --limit 1..200 (default 20).
@@ -176,7 +188,8 @@ def text(command: str) -> str:
             "exit codes:", "exit codes (add):") + table_text("ha history current|list|show").replace(
             "exit codes:", "exit codes (current, list, show):")
     if command == "ha history add":
-        return ADD + table_text("ha history add")
+        from .history.meanings import kinds_text
+        return ADD.replace("{kinds}", kinds_text()) + table_text("ha history add")
     if command in ("ha history current", "ha history list", "ha history show"):
         return VIEW + table_text("ha history current|list|show")
     if command == "ha history graph":

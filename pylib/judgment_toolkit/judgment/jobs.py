@@ -189,6 +189,11 @@ def card_answer(path, answer, why, project, session):
     (else CHILD_REJECTED), then the harness-mem checkpoint when configured (fail-open).
     Prints the checkpoint outcome on one line, then the ledger record's fields as one JSON
     line, which the script passes to `judgment-ledger.sh append --input -`."""
+    missing = deps.missing()
+    if missing:  # the installation's fault, not the caller's: skipped, like append (Fail-Open)
+        _err(CARD, f"record skipped (missing Python dependencies: {', '.join(missing)} in "
+                   f"{sys.executable}; {deps.install_hint()})")
+        return exits.OK
     doc = _valid_card("record-answer", path)
     if doc is None:
         return exits.CHILD_REJECTED

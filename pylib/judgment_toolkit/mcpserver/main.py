@@ -10,7 +10,8 @@ NO_EXTRA = 69  # EX_UNAVAILABLE: the optional `mcp` extra is not installed
 INSTALL = "pip install 'judgment-toolkit[mcp]'  (or: pipx install 'judgment-toolkit[mcp]')"
 
 DESCRIPTION = """Serve the Judgment Ledger and the decision history over the Model Context \
-Protocol (stdio). Start it from an MCP client (see docs/mcp.md).
+Protocol (stdio). Start it from an MCP client: its server configuration runs `judgment-mcp` \
+(with `--project P` to fix the project), in the folder whose git repository holds the goals.
 
 tools:
   recall_judgments   the recall array of `judgment-ledger recall`

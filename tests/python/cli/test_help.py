@@ -23,7 +23,7 @@ COMMANDS = [
     ("judgment-card.sh", ["should-issue"], ["--reason", "--floor-category"], [0, 1, 2, 64, 70]),
     ("judgment-card.sh", ["validate"], ["CARD"], [0, 1, 64, 70]),
     ("judgment-card.sh", ["record-answer"],
-     ["CARD", "--answer", "--why", "--project", "--session", "--json"], [0, 1, 64, 70]),
+     ["CARD", "--answer", "--why", "--project", "--session", "--json"], [0, 1, 64]),
     ("judgment-card.sh", ["recall"], ["CARD", "--project", "--rank"], [0, 1, 64, 70]),
     ("ha", [], ["capabilities", "start", "check", "status", "history", "--version"], [0, 64]),
     ("ha", ["capabilities"], [], [0, 64, 70]),

@@ -35,7 +35,7 @@ def note(repo, summary, *args, kind="관측", goal=GOAL):
 
 
 def seed_example(repo):
-    """The seed §11 example on a started goal: D1..D4; returns the receipts."""
+    """The decision-history/v1 section 11 example on a started goal: D1..D4; returns the receipts."""
     return [
         add(repo, "--kind", "원인", "--status", "가설", "--summary", "첫 항목이 항상 있다고 가정했다",
             "--target", "AC-1", "--ref", "run:2", "--request-id", "cause-1"),
@@ -50,7 +50,7 @@ def seed_example(repo):
 
 @pytest.fixture
 def example(repo, goal):
-    """A started goal holding the seed §11 example, D1..D4 (import it into a test module)."""
+    """A started goal holding the example of decision-history/v1 section 11, D1..D4 (import it into a test module)."""
     start(repo)
     receipts = seed_example(repo)
     assert [r["id"] for r in receipts] == ["D1", "D2", "D3", "D4"]

@@ -1,5 +1,5 @@
-"""`ha history <goal> graph [--format md]` (issue 13): Mermaid flowchart source drawn from the
-list view (seed §6 relations, §7 current/superseded, §8 filters and errors)."""
+"""`ha history <goal> graph [--format md]`: Mermaid flowchart source drawn from the
+list view (decision-history/v1 section 6 relations, section 7 current/superseded, section 8 filters and errors)."""
 import json
 import re
 
@@ -89,7 +89,7 @@ def test_same_errors_as_the_other_views(repo, goal):
     assert md(repo, "graph") == "history: absent\n"
     assert not store_dir(repo).exists()
     note(repo, "one")
-    assert fails(repo, "graph", "--format", "json") == (64, "invalid_input")
+    assert fails(repo, "graph", "--format", "yaml") == (64, "invalid_input")
     assert fails(repo, "graph", "--page", "p1.x") == (64, "invalid_input")
     assert fails(repo, "graph", "--limit", "5") == (64, "invalid_input")
     assert fails(repo, "graph", "--bogus") == (64, "invalid_input")

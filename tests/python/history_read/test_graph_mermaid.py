@@ -1,5 +1,5 @@
 """`ha history <goal> graph` output rendered by the real Mermaid (a pinned npm version) in headless
-Chromium (issue 13): it parses, draws one node per event and one edge per relation with the two
+Chromium: it parses, draws one node per event and one edge per relation with the two
 relation kinds in different patterns, and hostile summaries stay label text even with Mermaid's
 loose security level (HTML labels not sanitised). Needs `bash scripts/setup-browser.sh`;
 skipped without it, failed under CI=true."""

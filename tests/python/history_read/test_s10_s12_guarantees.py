@@ -1,4 +1,4 @@
-"""Seed §8 (last paragraph), §9, §10, §12 as the views must keep them: views change nothing,
+"""decision-history/v1 section 8 (last paragraph), section 9, section 10, section 12 as the views must keep them: views change nothing,
 repeat byte for byte, never pass a damaged or unsupported store off as a normal result."""
 import json
 import os
@@ -88,7 +88,7 @@ def test_a_symlinked_store_is_unreadable(history, tmp_path):
 
 
 def test_history_views_do_not_change_run_state(history):
-    """§10: reading the history leaves `ha status` exactly as it was."""
+    """section 10: reading the history leaves `ha status` exactly as it was."""
     before = ok(ha("status", GOAL, "--format", "json", cwd=history)).stdout
     for args in VIEWS:
         md(history, *args)
@@ -97,7 +97,7 @@ def test_history_views_do_not_change_run_state(history):
 
 
 def test_views_during_concurrent_adds_see_whole_histories(history):
-    """Seed §2: a view overlapping an add reads the history before or after it, never a part."""
+    """decision-history/v1 section 2: a view overlapping an add reads the history before or after it, never a part."""
     import subprocess
     import sys
     script = (

@@ -1,4 +1,4 @@
-"""Seed §11, the synthetic example, run for real: the current list and show D3 lines it gives."""
+"""decision-history/v1 section 11, the synthetic example, run for real: the current list and show D3 lines it gives."""
 from helpers_read import (add, event_lines, example, ids, md, start,  # noqa: F401 (fixture)
                           view)
 
@@ -55,7 +55,7 @@ def test_show_by_request_id_is_the_same_event(example):
 
 
 def test_ground_already_corrected_before_the_event_is_marked(repo, goal):
-    """§11: D2 corrects D1, then D3 builds on D1: D3 shows `linked grounds D1 corrected by D2`."""
+    """section 11: D2 corrects D1, then D3 builds on D1: D3 shows `linked grounds D1 corrected by D2`."""
     start(repo)
     add(repo, "--kind", "원인", "--summary", "A", "--target", "AC-1")
     add(repo, "--kind", "원인", "--summary", "B", "--target", "AC-1", "--supersedes", "D1")

@@ -1,4 +1,4 @@
-"""Issue 12 with seed §7/§8: `show D<n>` and unfiltered `list` pages read only the events they
+"""decision-history/v1 sections 7 and 8 (the views): `show D<n>` and unfiltered `list` pages read only the events they
 show, through the index's reverse links (pointfacts.py), and must give exactly what one pass
 over the whole range gives (facts.collect; checked against the definitions in
 test_s7_s8_oracle.py). Both are run on random histories with three lineages, builds_on and

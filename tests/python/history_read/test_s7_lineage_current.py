@@ -1,4 +1,4 @@
-"""Seed §7: run lineage, the current set, grounds_corrected and context differences.
+"""decision-history/v1 section 7: run lineage, the current set, grounds_corrected and context differences.
 
 Real repositories, real `ha`, real linked worktrees; the lineage unit tests judge against the
 real run record chain read by ha.runs.

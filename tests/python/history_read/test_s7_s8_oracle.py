@@ -1,4 +1,4 @@
-"""Seed §7/§8 against a plain oracle: random histories (lineages, targets, words, builds_on,
+"""decision-history/v1 sections 7 and 8 against a plain oracle: random histories (lineages, targets, words, builds_on,
 supersedes) written as real stores; current, list, --since and page walks computed by the
 views must equal what the definitions give when applied naively."""
 import json

@@ -1,4 +1,4 @@
-"""Seed §8 cursors: boundary cursors, --since, page cursors, and their refusals."""
+"""decision-history/v1 section 8 cursors: boundary cursors, --since, page cursors, and their refusals."""
 import json
 import shutil
 
@@ -258,7 +258,7 @@ def test_cursor_payload_is_opaque_json(history):
 
 
 def test_page_walk_keeps_the_grounds_corrections_of_its_boundary(repo, goal):
-    """§7: continuing keeps the same set of correction ids; later ones are past the boundary."""
+    """section 7: continuing keeps the same set of correction ids; later ones are past the boundary."""
     start(repo)
     note(repo, "ground")
     for i in range(3):

@@ -1,5 +1,6 @@
-"""Seed §8 `--keyword` (case-insensitive, in summary or reason) answered from the index (issue
-12): the events lines are tested in blocks with bytes.lower() instead of one casefold per line,
+"""decision-history/v1 section 8 `--keyword` (case-insensitive, in summary or reason) answered
+from the index: the events lines are tested in blocks with bytes.lower() instead of one
+casefold per line,
 so the characters whose casefold is ASCII (Kelvin sign, ß, ligatures), JSON escapes, Hangul and
 words that occur outside summary and reason must give what the full pass gives."""
 import sys

@@ -1,4 +1,4 @@
-"""Seed §8 views: list, show, filters, Markdown/JSON from one model, usage errors."""
+"""decision-history/v1 section 8 views: list, show, filters, Markdown/JSON from one model, usage errors."""
 import json
 import shutil
 

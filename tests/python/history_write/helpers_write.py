@@ -36,7 +36,7 @@ def refused(proc, code: str, exit_code: int) -> str:
 
 @pytest.fixture
 def started(repo, goal):
-    """The fixture goal started and checked once (AC-1 -> run seq 2), as in seed section 11."""
+    """The fixture goal started and checked once (AC-1 -> run seq 2), as in decision-history/v1 section 11."""
     p = ha("start", goal, "--request", "빈 입력 처리", cwd=repo)
     assert p.returncode == 0, p.stderr
     p = ha("check", goal, "AC-1", cwd=repo)

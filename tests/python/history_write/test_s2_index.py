@@ -1,4 +1,4 @@
-"""Issue 12 with seed sections 2, 4 and 9: the store's index (`<store>/index`) is derived data.
+"""decision-history/v1 sections 2, 4 and 9: the store's index (`<store>/index`) is derived data.
 
 Deleting it changes nothing but speed; it is never trusted when it disagrees with the files
 (then the full verification decides); it obeys the store's path rules; views never create or
@@ -271,7 +271,7 @@ def test_a_history_written_before_the_index_existed_is_read_and_indexed(started)
 
 
 def test_a_modified_line_with_restored_mtime_is_corrupt_at_100k_events(started):
-    """Issue 12's test: 100k events, indexed; one byte of one line in the middle changed
+    """100k events, indexed; one byte of one line in the middle changed
     (same length) and the file's mtime put back: current is still history_corrupt."""
     sys.path.append(str(ROOT / "bench"))  # after site-packages: bench/mcp.py must not hide the SDK
     import history_fixture

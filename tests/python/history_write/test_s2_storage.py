@@ -426,7 +426,7 @@ def test_a_leftover_regular_temp_file_is_ignored_by_reads_and_replaced_by_add(st
     assert json.loads((store_dir(started) / "last").read_bytes())["seq"] == 2
 
 
-# --- issue 10 item 6: every served line is checked in full (seed section 9) ----------------
+# --- every served line is checked in full (decision-history/v1 section 9) --------------
 
 def _dumps(ev):
     return json.dumps(ev, separators=(",", ":"), ensure_ascii=False).encode()

@@ -1,5 +1,5 @@
-"""Hostile `--input` documents and cursors (seed §3 `--input`, §8 cursors, §9 errors; issue 10
-items 2 and 4): every one gets the documented error an ordinary bad value of the same kind
+"""Hostile `--input` documents and cursors (decision-history/v1 section 3 `--input`, section 8
+cursors, section 9 errors): every one gets the documented error an ordinary bad value of the same kind
 gets, never an internal error (exit 70), and every check is one pass over the input.
 
 The inputs are the real shapes that hung or crashed before: a 256 KB run of `"\\` (the depth

@@ -125,8 +125,9 @@ def _limited(repo, blocks, *args):
 
 
 def _cut_back(p, seq, rid):
-    """The refusal of a write that failed and was undone (docs/history.md, "Failed writes":
-    only a line left by a killed writer is damage; a live writer restores the file)."""
+    """The refusal of a write that failed and was undone (decision-history/v1 section 2;
+    docs/history.md, "Failed writes": only a line left by a killed writer is damage; a live
+    writer restores the file)."""
     err = refused(p, "write_uncertain", 70)
     assert f"D{seq} (request id {rid}) was not stored" in err
     assert "the partial line was removed and nothing was stored" in err

@@ -256,3 +256,57 @@ def test_pipx_install_dot(source, tmp_path):
     for tool in TOOLS:
         assert (tmp_path / "bin" / tool).exists(), tool
     new_user_session(tmp_path / "bin", tmp_path)
+
+
+def counting_copy(bin_dir, tmp):
+    """The installed launcher, byte for byte, in a venv-shaped folder whose `python` logs each
+    start and then runs the installed interpreter: what the launcher finds next to itself is
+    what it runs, so the log holds every interpreter start of a call."""
+    root = Path(tmp) / "counted"
+    (root / "bin").mkdir(parents=True)
+    (root / "lib").symlink_to(bin_dir.parent / "lib")
+    log = Path(tmp) / "starts"
+    py = root / "bin" / "python"
+    py.write_text(f'#!/bin/sh\necho "$*" >>"{log}"\nexec "{bin_dir / "python"}" "$@"\n')
+    py.chmod(0o755)
+    for tool in ("judgment-ledger", "judgment-card"):
+        shutil.copy2(bin_dir / tool, root / "bin" / tool, follow_symlinks=True)
+    return root / "bin", log
+
+
+STARTS = [  # (tool, argv, interpreter starts): one per entry point a call runs
+    ("judgment-ledger", ["--help"], 0),
+    ("judgment-ledger", ["append", "--nope", "x"], 0),  # a usage error is Bash's alone
+    ("judgment-card", ["should-issue", "--reason", "tradeoff"], 0),
+    ("judgment-ledger", ["append", "--project", "p", "--question", "q", "--answer", "a",
+                         "--card-ref", "c"], 1),
+    ("judgment-ledger", ["search", "--project", "p", "--query", "q"], 1),
+    ("judgment-ledger", ["recall", "--project", "p", "--question", "q"], 1),
+    ("judgment-ledger", ["prime", "--project", "p"], 1),
+    ("judgment-card", ["validate", "card.json"], 1),
+    ("judgment-card", ["recall", "card.json", "--project", "p"], 1),
+    # the contract's wiring: the card step, then `judgment-ledger.sh append` (its own start)
+    ("judgment-card", ["record-answer", "card.json", "--answer", "postgres", "--why", "w",
+                       "--project", "p", "--session", "s"], 2),
+]
+
+
+def test_an_installed_call_starts_one_interpreter_per_entry_point(installed, tmp_path):
+    """The cost rule in docs/internals.md, "Two layers": the launcher starts no Python of its
+    own, so an installed call starts what the checkout script starts."""
+    bin_dir, log = counting_copy(installed, tmp_path)
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "card.json").write_text(json.dumps(CARD), encoding="utf-8")
+    env = user_env(tmp_path, HARNESS_JUDGMENT_LEDGER=work / "ledger.jsonl")
+    checkout_env = dict(env, HARNESS_PYTHON=str(bin_dir / "python"))
+    for command, run_env in ((lambda tool: bin_dir / tool, env),
+                             (lambda tool: SCRIPTS / f"{tool}.sh", checkout_env)):
+        for tool, argv, starts in STARTS:
+            log.write_text("")
+            r = sh(command(tool), *argv, cwd=work, env=run_env, check=False)
+            assert r.returncode in (0, 1) and "skipped" not in r.stderr, (argv, r.stderr)
+            lines = log.read_text().splitlines()
+            assert len(lines) == starts, (command(tool), argv, lines)
+            assert all(line.startswith("-m judgment_toolkit.judgment.jobs ") for line in lines)
+    assert len((work / "ledger.jsonl").read_text().splitlines()) == 4  # append + record-answer, twice

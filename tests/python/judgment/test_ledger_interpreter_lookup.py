@@ -44,11 +44,25 @@ def test_append_without_dependencies_is_skipped_naming_them(tmp_path, nodeps_pyt
     assert not (tmp_path / "l.jsonl").exists()
 
 
+def test_record_answer_without_dependencies_is_skipped_naming_them(tmp_path, nodeps_python):
+    """Judgment Ledger v1, section 'Fail-Open': record-answer is a write of a judgment flow;
+    an interpreter without the dependencies is the installation's fault, not the caller's."""
+    path = write_card(tmp_path / "card.json")
+    env = hermetic_env(tmp_path, HARNESS_PYTHON=nodeps_python, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl")
+    r = card("record-answer", str(path), "--answer", "redis", "--why", "w", "--project", "p",
+             "--session", "s", env=env)
+    assert r.returncode == 0 and r.stdout == ""
+    [line] = r.stderr.splitlines()
+    assert line.startswith("judgment-card: record skipped (missing Python dependencies: "
+                           "jsonschema, python-ulid in ")
+    assert "bash scripts/setup.sh" in line
+    assert not (tmp_path / "l.jsonl").exists()
+
+
 @pytest.mark.parametrize("script,args", [
     ("ledger", ["search", "--project", "demo", "--query", "q"]),
     ("ledger", ["recall", "--project", "demo", "--question", "q"]),
     ("card", ["validate", "CARD"]),
-    ("card", ["record-answer", "CARD", "--answer", "redis", "--why", "w", "--project", "p", "--session", "s"]),
     ("card", ["recall", "CARD", "--project", "p"]),
 ])
 def test_other_commands_exit_1_saying_how_to_install(tmp_path, nodeps_python, script, args):

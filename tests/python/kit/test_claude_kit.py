@@ -1,4 +1,4 @@
-"""The Claude Code kit in .claude/ (issue 13): the skill and slash commands parse, the example
+"""The Claude Code kit in .claude/: the skill and slash commands parse, the example
 settings wire a SessionStart command hook to `judgment-ledger prime`, and every command the kit
 names is an installed console script whose subcommand runs, for real, in a started project.
 
@@ -21,7 +21,7 @@ from conftest import GIT_ENV, ROOT, SCRIPTS, ha
 
 KIT = ROOT / ".claude"
 SCRIPT_FOR = {"judgment-ledger": "judgment-ledger.sh", "judgment-card": "judgment-card.sh",
-              "ha": "ha"}
+              "ha": "ha", "judgment-kit": "judgment-kit"}
 CARD = {"question": "Use Redis or Postgres for the job queue?",
         "options": [{"id": "redis", "label": "Redis", "consequence": "one more service"},
                     {"id": "postgres", "label": "Postgres", "consequence": "no new service"}],
@@ -35,7 +35,7 @@ class FrontmatterError(ValueError):
     pass
 
 
-_KEY = re.compile(r"^([a-z][a-z0-9-]*): (\S.*)$")
+_KEY = re.compile(r"^([a-z][a-z0-9_-]*): (\S.*)$")
 
 
 def frontmatter(text):
@@ -56,7 +56,8 @@ def frontmatter(text):
         key, value = m.groups()
         if key in out:
             raise FrontmatterError(f"line {n}: {key} repeated")
-        if value[0] in "[{>|&*!%@`'\"" or value.rstrip() != value or " #" in value:
+        if (value[0] in "[{>|&*!%@`'\"" or value.rstrip() != value or " #" in value
+                or ": " in value):  # YAML would read a comment, a nested mapping, a quoted value
             raise FrontmatterError(f"line {n}: {key}: not a plain one-line value")
         out[key] = value
     return out, "\n".join(lines[end + 1:])
@@ -70,6 +71,7 @@ def frontmatter(text):
     ("---\ndescription: [a, b]\n---\n", "plain one-line"),
     ("---\ndescription: |\n---\n", "plain one-line"),
     ("---\nName: a\n---\n", "not `key: value`"),
+    ("---\nwhen_to_use: asks: which\n---\n", "plain one-line"),
 ])
 def test_the_parser_is_strict(text, error):
     with pytest.raises(FrontmatterError, match=re.escape(error)):
@@ -85,9 +87,14 @@ def test_skill_frontmatter():
     assert skills, "no skill in .claude/skills"
     for path in skills:
         meta, body = frontmatter(path.read_text(encoding="utf-8"))
-        assert set(meta) == {"name", "description"}, path
+        assert set(meta) == {"name", "description", "when_to_use"}, path
         assert meta["name"] == path.parent.name and re.fullmatch(r"[a-z0-9-]{1,64}", meta["name"])
         assert 20 <= len(meta["description"]) <= 1024
+        # skills page, 'Frontmatter reference': description + when_to_use share a 1,536 cap
+        assert len(meta["description"]) + len(meta["when_to_use"]) <= 1536
+        words = meta["when_to_use"].lower()  # the words a user types, and the moment before asking
+        for phrase in ('"x or y?"', "what did we decide about", "before you ask the user a question"):
+            assert phrase in words, phrase
         for topic in ("Recall", "card", "decision history", "record-answer", "ha history"):
             assert topic in body, (path, topic)
 
@@ -99,41 +106,86 @@ def test_command_frontmatter_and_the_required_commands():
         assert len(meta["description"]) >= 20 and "$ARGUMENTS" in body, name
     names = " ".join(" ".join(code_lines(KIT / "commands" / f"{n}.md")) for n in commands)
     assert "judgment-ledger recall" in names               # recall past judgments
-    assert "ha history \"$ARGUMENTS\"" in names             # a goal's current history
+    assert "ha history <goal> graph --format md" in names  # a goal's current history
     assert "ha history <goal> add" in names                # record an event
     assert "--ref external:judgment-ledger:" in names      # cite a judgment as evidence
 
 
-def test_settings_example_structure():
-    settings = json.loads((KIT / "settings.example.json").read_text(encoding="utf-8"))
-    assert isinstance(settings, dict) and set(settings) <= {"permissions", "hooks", "env"}
-    hooks = settings["hooks"]
-    assert isinstance(hooks, dict) and list(hooks) == ["SessionStart"]
-    (group,) = hooks["SessionStart"]
-    assert set(group) <= {"matcher", "hooks"} and isinstance(group["hooks"], list)
-    assert set(group["matcher"].split("|")) <= {"startup", "resume", "clear", "compact"}
+def test_settings_example_is_what_setup_writes():
+    """The example is setup-claude's own output for a project with no started goal (one fact:
+    claude_setup), a settings object of permissions and hooks (hooks reference,
+    'Configuration'), the SessionStart hook on every source."""
+    from judgment_toolkit.claude_setup import dump, example_settings
+    text = (KIT / "settings.example.json").read_text(encoding="utf-8")
+    assert text == dump(example_settings()), "regenerate it with claude_setup.example_settings()"
+    settings = json.loads(text)
+    assert set(settings) == {"permissions", "hooks"}
+    (group,) = settings["hooks"]["SessionStart"]
+    assert set(group["matcher"].split("|")) == {"startup", "resume", "clear", "compact", "fork"}
     (hook,) = group["hooks"]
-    assert hook["type"] == "command" and isinstance(hook["command"], str)
-    assert isinstance(hook.get("timeout", 1), int)
-    assert " prime " in hook["command"] and hook["command"].split()[1] == "judgment-ledger"
-    allow = settings["permissions"]["allow"]
-    assert all(re.fullmatch(r"Bash\([a-z-]+( [a-z-]+)?:\*\)", rule) for rule in allow), allow
+    assert hook["type"] == "command" and "judgment-kit hook session-start" in hook["command"]
     assert not (KIT / "settings.json").exists()  # an example, not active settings
     assert (KIT / "state" / ".gitkeep").exists()
 
 
 # -- every command the kit names exists and runs ----------------------------------------------
 
-def code_lines(path):
-    """The command lines of the ```sh blocks of a kit file."""
-    out, inside = [], False
-    for line in path.read_text(encoding="utf-8").split("\n"):
+HEREDOC = re.compile(r"<<'([A-Z_]+)'")  # a quoted here-document: its body is never expanded
+
+
+def code_lines(path, text=None):
+    """The commands of the ```sh blocks of a kit file (of `text`, its rendered content, when
+    given): one per line, except that a command holding a quoted here-document runs on to the
+    delimiter line and the `)...` line that closes its $(...)."""
+    out, inside, open_doc = [], False, None
+    for line in (path.read_text(encoding="utf-8") if text is None else text).split("\n"):
+        if open_doc is not None:
+            out[-1] += "\n" + line
+            if line == open_doc:
+                open_doc = ")"
+            elif open_doc == ")" and line.startswith(")"):
+                open_doc = None
+            continue
         if line.startswith("```"):
             inside = line == "```sh" if not inside else False
             continue
         if inside and line.strip():
             out.append(line.strip())
+            found = HEREDOC.search(line)
+            open_doc = found.group(1) if found else None
     return out
+
+
+# -- Claude Code's substitutions in a skill or command file (skills page, 'Available string
+# substitutions'): one pass; `\$ARGUMENTS` and `\$N` escaped by one backslash; $ARGUMENTS is
+# the argument string as typed, $ARGUMENTS[N] and $N its shell-style words; ${CLAUDE_*} values.
+
+def render(text, arguments="", session="sess-0", project_dir="/nowhere"):
+    try:
+        words = shlex.split(arguments)
+    except ValueError:  # an unbalanced quote: what Claude Code does then is not documented
+        words = arguments.split()
+    values = {"CLAUDE_SESSION_ID": session, "CLAUDE_PROJECT_DIR": str(project_dir)}
+
+    def one(m):
+        if m.group("escaped"):
+            return m.group("escaped")
+        if m.group("var"):
+            return values.get(m.group("var"), m.group(0))
+        index = m.group("index") or m.group("n")
+        if index is not None:
+            return words[int(index)] if int(index) < len(words) else m.group(0)
+        return arguments
+    token = (r"\\(?P<escaped>\$(?:ARGUMENTS|\d+))|\$\{(?P<var>CLAUDE_[A-Z_]+)\}"
+             r"|\$ARGUMENTS\[(?P<index>\d+)\]|\$ARGUMENTS|\$(?P<n>\d+)")
+    body = re.sub(token, one, text)
+    return body if "$ARGUMENTS" in text or not arguments else body + f"\n\nARGUMENTS: {arguments}"
+
+
+def test_render_follows_the_documented_substitutions():
+    text = 'a $ARGUMENTS b $ARGUMENTS[1] c $0 d \\$1 e ${CLAUDE_SESSION_ID} f $2'
+    assert render(text, 'x "y z"', session="S") == 'a x "y z" b y z c x d $1 e S f $2'
+    assert render("no placeholder", "q") == "no placeholder\n\nARGUMENTS: q"
 
 
 def console_scripts():
@@ -211,19 +263,21 @@ def substitute(line, p, n):
     return re.sub(r"<([A-Za-z][A-Za-z0-9.-]*)>", fill, line)
 
 
-ARGUMENTS = {"recall-judgments": "Which job queue?", "history-current": "docs/specs/empty-input"}
+ARGUMENTS = {"recall-judgments": "Which job queue?", "history-current": "docs/specs/empty-input",
+             "history-record": "docs/specs/empty-input 관측 kit", "cite-judgment": "docs/specs/empty-input queue"}
 
 
 def test_every_command_the_kit_names_exists_and_runs(project):
     installed = console_scripts()
     ran = []
     for path in kit_files():
-        for n, line in enumerate(code_lines(path)):
+        text = render(path.read_text(encoding="utf-8"), ARGUMENTS.get(path.stem, ""),
+                      session="sess-kit", project_dir=project["repo"])
+        for n, line in enumerate(code_lines(path, text)):
             name = shlex.split(line)[0]
             assert name in installed, f"{path.name}: {name} is not a [project.scripts] name"
             assert name in SCRIPT_FOR, name
             cmd = substitute(line, project, f"{path.stem}-{n}")
-            cmd = cmd.replace("$ARGUMENTS", ARGUMENTS.get(path.stem, ""))
             r = subprocess.run(["bash", "-c", cmd], cwd=project["repo"], env=project["env"],
                                capture_output=True, text=True, timeout=120)
             assert r.returncode == 0, (path.name, cmd, r.returncode, r.stdout, r.stderr)
@@ -239,12 +293,111 @@ def test_the_session_start_hook_primes_the_session(project):
     elsewhere = project["repo"].parent  # Claude Code may start the hook from another folder
     env = dict(project["env"], CLAUDE_PROJECT_DIR=str(project["repo"]))
     r = subprocess.run(["bash", "-c", command], cwd=elsewhere, env=dict(env, JUDGMENT_PROJECT="demo"),
-                       capture_output=True, text=True)
+                       input='{"source": "startup"}', capture_output=True, text=True)
     assert r.returncode == 0 and r.stderr == ""
     assert r.stdout.startswith("## Recent judgments: demo\n")
     assert f"Use Redis or Postgres for the job queue? → **postgres**" in r.stdout
     assert project["ledger_id"] in r.stdout
     # without JUDGMENT_PROJECT the project is the folder's name ("repo"): nothing recorded there
     r = subprocess.run(["bash", "-c", command], cwd=elsewhere, env=env, capture_output=True,
-                       text=True)
+                       input='{"source": "resume"}', text=True)
     assert (r.returncode, r.stdout, r.stderr) == (0, "", "")
+
+
+# -- arguments, the project and the session as Claude Code fills them in ---------------------
+
+TRICKY = ("Ship \"v2\" or 'v3'? $HOME ${PATH} $(touch pwned-1) `touch pwned-2` \\ 100% $1\n"
+          "second line; it's done) && touch pwned-3 # JUDGMENT_ARGUMENTS")
+ARGS_DOC = "<<'JUDGMENT_ARGUMENTS'\n$ARGUMENTS\nJUDGMENT_ARGUMENTS\n"
+
+
+def test_arguments_appear_only_as_a_quoted_here_document():
+    """A command line never puts $ARGUMENTS where the shell would read it: only as the body of
+    a quoted here-document, which the shell passes on unexpanded."""
+    seen = 0
+    for path in kit_files():
+        for line in code_lines(path):
+            seen += line.count("$ARGUMENTS")
+            assert "$ARGUMENTS" not in line.replace(ARGS_DOC, ""), (path.name, line)
+    assert seen >= 2
+
+
+def logged_tools(project, tmp_path):
+    """(env, log): a PATH whose judgment-ledger and ha write their argv (one JSON array a line)
+    to log, then run the real ones."""
+    logged, log = tmp_path / "logged", tmp_path / "argv.jsonl"
+    logged.mkdir()
+    shims = Path(project["env"]["PATH"].split(":")[0])
+    for name in ("judgment-ledger", "ha"):
+        (logged / name).write_text(
+            f"#!{sys.executable}\nimport json, os, sys\n"
+            f"open({str(log)!r}, 'a').write(json.dumps([{name!r}] + sys.argv[1:]) + '\\n')\n"
+            f"os.execv({str(shims / name)!r}, [{str(shims / name)!r}] + sys.argv[1:])\n")
+        (logged / name).chmod(0o755)
+    return dict(project["env"], PATH=f"{logged}:{project['env']['PATH']}"), log
+
+
+@pytest.mark.parametrize("shell", ["bash", "sh"])
+def test_a_question_reaches_the_tool_unchanged(project, tmp_path, shell):
+    """Skills page, 'Available string substitutions': `$ARGUMENTS` expands to the argument
+    string as typed. /recall-judgments rendered so, its lines run as they stand (only
+    <project> filled in): the tools get the question byte for byte, and nothing in it runs."""
+    repo = project["repo"]
+    env, log = logged_tools(project, tmp_path)
+    path = KIT / "commands" / "recall-judgments.md"
+    lines = code_lines(path, render(path.read_text(encoding="utf-8"), TRICKY, project_dir=repo))
+    assert len(lines) == 2
+    for line in lines:
+        r = subprocess.run([shell, "-c", line.replace("<project>", "demo")], cwd=repo, env=env,
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, (line, r.stderr)
+    calls = [json.loads(l) for l in log.read_text(encoding="utf-8").splitlines()]
+    assert [c[:2] for c in calls] == [["judgment-ledger", "recall"], ["judgment-ledger", "search"]]
+    assert calls[0][calls[0].index("--question") + 1] == TRICKY
+    assert calls[1][calls[1].index("--query") + 1] == TRICKY
+    assert not list(tmp_path.rglob("pwned-*"))
+    # the plain double-quoted form that the command held before does not survive the same text
+    log.unlink()
+    naive = render('judgment-ledger recall --project demo --question "$ARGUMENTS"', TRICKY)
+    subprocess.run([shell, "-c", naive], cwd=repo, env=env, capture_output=True, timeout=120)
+    got = [json.loads(l) for l in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
+    assert not got or got[0][got[0].index("--question") + 1] != TRICKY
+
+
+def test_each_file_says_how_the_project_is_derived(tmp_path, monkeypatch):
+    """Every kit file whose commands take <project> prints the rule the hooks use
+    (claude_kit.project_name); the history commands say they take none. The printed rule,
+    rendered as Claude Code renders it and run, names the project as the hooks do."""
+    from judgment_toolkit.claude_kit import PROJECT_RULE_SH, project_name
+    rule = f'echo "{PROJECT_RULE_SH}"'
+    for path in kit_files():
+        text = path.read_text(encoding="utf-8")
+        if any("<project>" in line for line in code_lines(path)):
+            assert rule in text, path.name
+        elif path.parent.name == "commands":
+            assert "there is no `<project>` here" in text, path.name
+    shop = tmp_path / "my shop"
+    shop.mkdir()
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(shop))
+    for named in (None, "other"):
+        env = {"PATH": "/usr/bin:/bin", **({"JUDGMENT_PROJECT": named} if named else {})}
+        if named:
+            monkeypatch.setenv("JUDGMENT_PROJECT", named)
+        else:
+            monkeypatch.delenv("JUDGMENT_PROJECT", raising=False)
+        r = subprocess.run(["bash", "-c", render(rule, project_dir=shop)], env=env,
+                           capture_output=True, text=True, cwd=tmp_path)
+        assert r.stdout == project_name({"cwd": "/elsewhere"}) + "\n" == (named or "my shop") + "\n"
+
+
+def test_the_session_id_is_the_one_claude_code_fills_in():
+    """Skills page, 'Available string substitutions': ${CLAUDE_SESSION_ID} is the session."""
+    with_session = [(p, l) for p in kit_files() for l in code_lines(p) if "--session" in l]
+    assert with_session
+    for path, line in with_session:
+        assert '--session "${CLAUDE_SESSION_ID}"' in line, (path.name, line)
+    for path in kit_files():
+        assert "<session>" not in path.read_text(encoding="utf-8"), path.name
+    skill = render((KIT / "skills" / "judgment-toolkit" / "SKILL.md").read_text(encoding="utf-8"),
+                   session="0b6f2c1e-sess")
+    assert '--session "0b6f2c1e-sess"' in skill

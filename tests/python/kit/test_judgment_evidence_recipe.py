@@ -1,7 +1,8 @@
-"""Judgments as history evidence (issue 13), the recipe of docs/judgment-evidence.md run end to
-end: a person's answer recorded from a card is cited in a history event as
-`external:judgment-ledger:<id>` (seed §5 external references: recorded, not_checked), and a card
-cites history events as `ha-history:<goal>#D<n>`, which render lists with a command that works."""
+"""Judgments as history evidence, the recipe of docs/claude-kit.md ("Judgments as history
+evidence") run end to end: a person's answer recorded from a card is cited in a history event
+as `external:judgment-ledger:<id>` (docs/history.md, "Evidence observed at registration":
+recorded, not_checked), and a card cites history events as `ha-history:<goal>#D<n>`, which
+render lists with a command that works."""
 import json
 import shlex
 import subprocess

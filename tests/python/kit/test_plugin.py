@@ -162,6 +162,33 @@ def test_capture_is_opt_in_idempotent_and_keeps_the_text(shop):
     assert rec["id"] == capture_id("sess-1", "toolu_01", tricky) and uuid.UUID(rec["id"])
 
 
+def test_capture_off_starts_no_python(shop, tmp_path):
+    """With the switch off (the default) the PostToolUse hook's shell command ends before it
+    runs judgment-kit: counted by a judgment-kit first on PATH that logs each start and then
+    runs the checkout's own."""
+    project, home = shop
+    counted = tmp_path / "counted"
+    counted.mkdir()
+    log = tmp_path / "starts.log"
+    (counted / "judgment-kit").write_text(
+        f'#!/bin/sh\necho "$*" >> {shlex.quote(str(log))}\nexec {shlex.quote(str(ROOT / "scripts" / "judgment-kit"))} "$@"\n')
+    (counted / "judgment-kit").chmod(0o755)
+    payload = ask_payload("PostToolUse", project, tool_response={"answers": {QUESTION: "Postgres"}})
+
+    def capture(**switch):
+        env = {"PATH": f"{counted}:/usr/bin:/bin", "HOME": str(home), "CLAUDE_PLUGIN_ROOT": str(ROOT),
+               "CLAUDE_PROJECT_DIR": str(project), **switch}
+        return subprocess.run(["env", "-i", *[f"{k}={v}" for k, v in env.items()], "sh", "-c",
+                               command("PostToolUse")], input=json.dumps(payload), capture_output=True,
+                              text=True, cwd=project, timeout=60)
+    for switch in ({}, {"JUDGMENT_CAPTURE": "0"}, {"JUDGMENT_CAPTURE": ""}):
+        r = capture(**switch)
+        assert (r.returncode, r.stdout, r.stderr) == (0, "", "") and not log.exists(), switch
+    assert ledger_lines(project) == []
+    r = capture(JUDGMENT_CAPTURE="1")
+    assert r.returncode == 0 and log.read_text() == "hook ask-capture\n" and len(ledger_lines(project)) == 1
+
+
 # -- setup-claude -----------------------------------------------------------------------------
 
 def kit(*args, cwd, home):
@@ -191,6 +218,34 @@ def test_setup_merges_is_idempotent_checks_and_removes(shop):
     assert r.returncode == 65 and settings.read_text() == "[1]" and "not a JSON object" in r.stderr
     assert kit("setup-claude", "--global", cwd=project, home=home).returncode == 0
     assert (home / ".claude" / "settings.json").is_file()
+
+
+def test_setup_replaces_an_older_setups_hooks_and_keeps_the_persons(shop):
+    """An entry an earlier setup-claude wrote (another command line for the same hook) is
+    replaced, so a session is not primed twice; --remove takes it out too; the person's own
+    hooks stay. Parts of the wrong type are an error that changes nothing."""
+    project, home = shop
+    settings = project / ".claude" / "settings.local.json"
+    settings.parent.mkdir()
+    old = {"matcher": "startup|resume|clear|compact", "hooks": [
+        {"type": "command", "command": "PATH=\"$PATH:$HOME/.local/bin\" judgment-kit hook session-start"
+                                       " || echo 'judgment-toolkit: its commands were not found'"}]}
+    mine = {"matcher": "startup", "hooks": [{"type": "command", "command": "echo hello"}]}
+    settings.write_text(json.dumps({"hooks": {"SessionStart": [old, mine]}}))
+    assert kit("setup-claude", cwd=project, home=home).returncode == 0
+    groups = json.loads(settings.read_text())["hooks"]["SessionStart"]
+    assert old not in groups and mine in groups and len(groups) == 2
+    once = settings.read_bytes()
+    assert kit("setup-claude", cwd=project, home=home).returncode == 0 and settings.read_bytes() == once
+    settings.write_text(json.dumps({"hooks": {"SessionStart": [old, mine]}}))
+    assert kit("setup-claude", "--remove", cwd=project, home=home).returncode == 0
+    assert json.loads(settings.read_text()) == {"hooks": {"SessionStart": [mine]}}
+    for bad in ({"permissions": []}, {"permissions": {"allow": "Bash(ls)"}},
+                {"hooks": {"PreToolUse": {"matcher": "x"}}}):
+        settings.write_text(json.dumps(bad))
+        r = kit("setup-claude", cwd=project, home=home)
+        assert r.returncode == 65 and json.loads(settings.read_text()) == bad, bad
+        assert "is not a JSON" in r.stderr and "nothing was changed" in r.stderr
 
 
 # -- permissions under the documented matching -----------------------------------------------
@@ -235,11 +290,14 @@ WRITE_COMMANDS = [
     "judgment-ledger search x && judgment-ledger append --project p",
     "judgment-ledger recall --question \"$(judgment-ledger append --project p)\"",
     "timeout 5 ha history docs/specs/g add --summary graph",
+    "judgment-ledger show 1234 && judgment-ledger append --project p --question show",
+    "judgment-ledger list --project p; judgment-card record-answer c.json --answer list",
 ]
 READ_COMMANDS = ["judgment-ledger recall --project p --question 'X or Y?'", "judgment-ledger verify",
                  "judgment-card render card.json --format html", "ha history docs/specs/g",
                  "ha history docs/specs/g list --keyword x", "ha history docs/specs/g show D2",
-                 "ha status docs/specs/g", "ha capabilities"]
+                 "ha status docs/specs/g", "ha capabilities", "judgment-ledger list --project p",
+                 "judgment-ledger list", "judgment-ledger show 907ca7e1-afca-433c-b367-b52af25e5aa5"]
 
 
 def test_no_allow_rule_matches_a_write_and_every_write_asks():

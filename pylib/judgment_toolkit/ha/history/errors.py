@@ -1,4 +1,5 @@
-"""Every decision-history error code and its exit code, in one table (docs/history.md).
+"""Every decision-history error code and its exit code, in one table
+(decision-history/v1, section 9 '영수증과 오류'; docs/history.md, "Errors").
 
 A `HistoryError` is a value: a machine code, a message saying what was wrong and which input
 caused it, and the exit code this table gives the code. ha.cli renders it as

@@ -49,7 +49,7 @@ def _check_relations(decision: dict, count: int, last_correction: dict) -> None:
 def add(goal_arg: str, decision: dict, request_id: str | None, out=None) -> str:
     """Register one decision; returns the receipt line (also written to `out`)."""
     from judgment_toolkit.ha.history.context import open_history
-    from judgment_toolkit.ha.history.register.evidence import check_runs, observe
+    from judgment_toolkit.ha.history.register.evidence import check_runs, observe, unread_notes
     from judgment_toolkit.ha.history.store.writer import NotWritten, WriteFailed
 
     at = model.utc_now()
@@ -120,7 +120,20 @@ def add(goal_arg: str, decision: dict, request_id: str | None, out=None) -> str:
         w.record(seq, offset, line, sha)
     receipt = model.receipt_line(seq, request_id, sha, False)
     _print(out, receipt, (seq, request_id))
+    _notes(unread_notes(decision.get("evidence", ()), observed))
     return receipt
+
+
+def _notes(notes) -> None:
+    """The stored event's unread references, on stderr after the receipt; a stderr that
+    cannot be written loses the notes, never the receipt or its exit code."""
+    import sys
+    from judgment_toolkit import output
+    for note in notes:
+        try:
+            output.write(note, sys.stderr)
+        except OSError:
+            return
 
 
 def _print(out, receipt: str, stored) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 
-from judgment_toolkit.cliargs import ArgError, HelpRequested, scan
+from judgment_toolkit.cliargs import ArgError, HelpRequested, did_you_mean, scan
 from judgment_toolkit.ha.history import model
 from judgment_toolkit.ha.history.errors import invalid_input
 
@@ -21,7 +21,8 @@ def parse_args(argv: list[str]) -> tuple[dict, str | None]:
         p = scan(argv, single=SINGLE, multi=MULTI, positional_is_unknown=True)
     except ArgError as e:
         raise invalid_input("add: " + {
-            "unknown": f"unknown argument {e.arg!r}",
+            "unknown": f"unknown argument {e.arg!r}"
+                       + did_you_mean(e.name, [*SINGLE, *MULTI, "--help"]),
             "needs_value": f"{e.name} needs a value",
             "twice": f"{e.name} given twice"}[e.kind]) from None
     if p.help:

@@ -1,4 +1,5 @@
-"""Observe evidence at registration (seed section 5) and identify file versions safely.
+"""Observe evidence at registration (docs/history.md, "Evidence") and identify file versions
+safely, and say which references could not be read (`unread_notes`).
 
 file: the last path component is opened without following a symlink (a link there is
 `not_regular`); earlier components may be symlinks only if their real target stays inside the
@@ -158,3 +159,33 @@ def check_runs(decision: dict, ctx) -> None:
     for ev in decision.get("evidence", ()):
         if ev["type"] == "run":
             observe(ev, ctx, {})
+
+
+# The observation states that mean a reference was not read, with what each means to the user
+# (docs/history.md, "Evidence"); `read`, `matched`, `found` and `not_checked` (external, never
+# looked at by design) give no note.
+UNREAD = {
+    "missing": "no such file in the repository",
+    "not_regular": "not a regular file (a symlink, folder, FIFO or device), so it was not read",
+    "outside": "its path leads outside the repository, so it was not read",
+    "unreadable": "it could not be read safely (permissions, a loop, or it changed while read)",
+    "too_large": f"over the read limit of {model.FILE_READ_MAX >> 20} MiB, so no version was "
+                 "identified",
+    "not_found": "no such commit in this repository (nothing is ever fetched)",
+    "other_repository": "it names another repository, so it was not looked up",
+}
+
+
+def unread_notes(evidence, observed) -> list:
+    """One stderr line per evidence reference whose observation says it was not read; the
+    event is stored all the same (an observation is never a refusal)."""
+    notes = []
+    for ref, seen in zip(evidence, observed):
+        meaning = UNREAD.get(seen["state"])
+        if meaning is None:
+            continue
+        name, at = (("file:" + ref["path"], "#" + ref.get("section", "")) if ref["type"] == "file"
+                    else ("commit:" + ref["commit"], "@" + ref.get("repository", "")))
+        name += at if len(at) > 1 else ""  # the reference as given: #section, @repository
+        notes.append(f"ha: note: {name} is stored as {seen['state']}: {meaning}\n")
+    return notes

@@ -5,18 +5,20 @@ decision, context, relations, size), nothing that `last` or any cache vouches fo
 and `last` is compared with the lines at the end. Read-only: nothing is created, repaired or
 truncated. Intact: exit 0 and the number of events. Damaged: the contract's error and exit
 code (history_corrupt 65, history_unsupported 66, history_unreadable 70) naming the first bad
-line when the damage is in a line; `--json` prints {"ok", "events", "first_bad_line", "error"}.
+line when the damage is in a line; `--json` (or `--format json`) prints {"ok", "events",
+"first_bad_line", "error", "message"}: `error` the machine code, `message` its text.
 """
 from __future__ import annotations
 
 import re
 
 from judgment_toolkit import output
-from judgment_toolkit.cliargs import HELP_FLAGS, HelpRequested
+from judgment_toolkit.cliargs import ArgError, HELP_FLAGS, HelpRequested, scan
+from judgment_toolkit.ha.history.cliopts import json_format, unknown_option
 from judgment_toolkit.ha.history.context import open_history
 from judgment_toolkit.ha.history.errors import HistoryError, invalid_input
 
-USAGE = "usage: ha history <goal> verify [--json]"
+USAGE = "usage: ha history <goal> verify [--json | --format json]"
 
 
 def full_verification(store):
@@ -32,7 +34,8 @@ class Result:
     def as_json(self) -> dict:
         return {"ok": self.error is None, "events": self.events,
                 "first_bad_line": self.first_bad_line,
-                "error": None if self.error is None else f"{self.error.code}: {self.error.message}"}
+                "error": None if self.error is None else self.error.code,
+                "message": None if self.error is None else self.error.message}
 
 
 def check(store) -> Result:
@@ -68,10 +71,7 @@ def _bad_line(err: HistoryError, verified: int):
 def main(goal_arg: str, argv, out=None) -> int:
     if any(a in HELP_FLAGS for a in argv):
         raise HelpRequested("ha history verify")
-    if argv not in ([], ["--json"]):
-        raise invalid_input(f"history verify: unexpected argument "
-                            f"{next(a for a in argv if a != '--json')!r}; {USAGE}")
-    as_json = bool(argv)
+    as_json = _wants_json(argv)
     ctx = open_history(goal_arg, for_write=False)
     result = check(ctx.store)
     if as_json:
@@ -83,3 +83,19 @@ def main(goal_arg: str, argv, out=None) -> int:
                      f"(start {ctx.store.key[:12]})\n" if result.events else "history: absent\n",
                      out)
     return 0
+
+
+def _wants_json(argv) -> bool:
+    try:
+        p = scan(argv, single=("--format",), switches=("--json",), max_positional=0,
+                 dash_is_flag=True)
+    except ArgError as e:
+        if e.kind == "unknown":
+            raise invalid_input(unknown_option("history verify", e.name,
+                                               ("--json", "--format")) + f"; {USAGE}") from None
+        raise invalid_input(f"history verify: " + {
+            "needs_value": f"{e.name} needs a value",
+            "twice": f"{e.name} given twice",
+            "unexpected": f"unexpected argument {e.name!r}"}[e.kind] + f"; {USAGE}") from None
+    return json_format(p.get("--format"), p.switches, "history verify", ("json",),
+                       default="text") == "json"

@@ -1,5 +1,6 @@
-"""`ha history <goal> graph [--target ID]... [--keyword WORD]... [--since CURSOR] [--format md]`:
-the history as Mermaid `flowchart` source.
+"""`ha history <goal> graph [--target ID]... [--keyword WORD]... [--since CURSOR]
+[--format mermaid|md|json | --json]`: the history as Mermaid `flowchart` source, or as its
+nodes and edges in JSON (`as_json`).
 
 One node per event of the `list` view (same range, filters, since, lineage and supersede
 meaning: the graph is drawn from the list view model, views.listing, so it cannot disagree with
@@ -16,10 +17,13 @@ from __future__ import annotations
 import re
 
 from judgment_toolkit.cliargs import HELP_FLAGS, HelpRequested
+from judgment_toolkit.output import dumps
+from judgment_toolkit.ha.history.cliopts import json_format
 from judgment_toolkit.ha.history.errors import HistoryError, invalid_input
 
 SUMMARY_MAX = 48
-FORMATS = ("mermaid", "md")
+FORMATS = ("mermaid", "md", "json")
+SCHEMA = "decision-history-graph/v1"
 STYLES = (
     "classDef current fill:#eef6ee,stroke:#3b7d4a,color:#1d2430",
     "classDef superseded fill:#f1f1f1,stroke:#999999,stroke-dasharray:5 4,color:#6b6b6b",
@@ -48,6 +52,8 @@ def run(goal_arg: str, argv, cwd: str | None = None) -> str:
             from None
     inp, _ = viewrun.view_input(goal_arg, args, cwd)
     if isinstance(inp, dict):
+        if fmt == "json":
+            return dumps({"schema": SCHEMA, "history": "absent", "goal": inp["goal"]}) + "\n"
         return "history: absent\n"
     inp.limit = max(1, inp.facts.end)  # every event in range: one page
     store = inp.store
@@ -58,30 +64,31 @@ def run(goal_arg: str, argv, cwd: str | None = None) -> str:
                      for item in model["events"]}
     finally:
         viewrun.release(inp.facts, store)
+    if fmt == "json":
+        return dumps(as_json(model, builds_on)) + "\n"
     source = mermaid(model, builds_on)
     return f"```mermaid\n{source}```\n" if fmt == "md" else source
 
 
 def _take_format(argv):
-    fmt, rest, it = "mermaid", [], iter(argv)
-    seen = False
+    """(format, the other arguments); `--json` is `--format json` (cliopts.json_format)."""
+    fmt, rest, it = None, [], iter(argv)
+    switches = set()
     for arg in it:
         name, eq, value = arg.partition("=")
-        if name == "--format":
-            if seen:
+        if arg == "--json":
+            switches.add(arg)
+        elif name == "--format":
+            if fmt is not None:
                 raise invalid_input("history graph: --format given twice")
-            seen = True
             if not eq:
                 value = next(it, None)
                 if value is None:
                     raise invalid_input("history graph: --format needs a value")
-            if value not in FORMATS:
-                raise invalid_input(f"history graph: --format must be mermaid or md, "
-                                    f"not {value!r}")
             fmt = value
         else:
             rest.append(arg)
-    return fmt, rest
+    return json_format(fmt, switches, "history graph", FORMATS, default="mermaid"), rest
 
 
 class _BuildsOn:
@@ -115,9 +122,39 @@ def label_text(text, limit: int = SUMMARY_MAX) -> str:
     return text.replace("#92;n", "#92;#8288;n")
 
 
+def _edges(events, builds_on: dict):
+    """([(from, relation, to)], how many relations point outside the drawn events): builds_on
+    edges first, then supersedes, each in event order; the Mermaid and JSON forms share it."""
+    drawn = {item["id"] for item in events}
+    edges, omitted = [], 0
+    for relation in ("builds_on", "supersedes"):
+        for item in events:
+            targets = builds_on.get(item["id"], []) if relation == "builds_on" \
+                else item["supersedes"]
+            for target in targets:
+                if target in drawn:
+                    edges.append((item["id"], relation, target))
+                else:
+                    omitted += 1
+    return edges, omitted
+
+
+NODE_FIELDS = ("id", "seq", "kind", "status", "summary", "lineage", "current", "superseded_by")
+
+
+def as_json(model: dict, builds_on: dict) -> dict:
+    """The graph as data (decision-history-graph/v1, docs/history-graph.md): the nodes with the
+    list view's own fields, the edges the picture draws, the relations left out."""
+    events = model["events"]
+    edges, omitted = _edges(events, builds_on)
+    return {"schema": SCHEMA, "history": "present", "goal": model["goal"],
+            "nodes": [{k: item[k] for k in NODE_FIELDS} for item in events],
+            "edges": [{"from": a, "relation": r, "to": b} for a, r, b in edges],
+            "omitted_relations": omitted}
+
+
 def mermaid(model: dict, builds_on: dict) -> str:
     events = model["events"]
-    drawn = {item["id"] for item in events}
     lines = ["flowchart BT",
              f"  %% ha history graph: {label_text(model['goal'], 200)} · "
              f"{len(events)} event{'s' if len(events) != 1 else ''} · builds_on: solid arrow, supersedes: dotted red arrow"]
@@ -136,16 +173,7 @@ def mermaid(model: dict, builds_on: dict) -> str:
         elif item["current"]:
             classes["current"].append(item["id"])
         lines.append(f'  {item["id"]}["{"<br/>".join(parts)}"]')
-    edges, omitted = [], 0
-    for relation in ("builds_on", "supersedes"):
-        for item in events:
-            targets = builds_on.get(item["id"], []) if relation == "builds_on" \
-                else item["supersedes"]
-            for target in targets:
-                if target in drawn:
-                    edges.append((item["id"], relation, target))
-                else:
-                    omitted += 1
+    edges, omitted = _edges(events, builds_on)
     for source, relation, target in edges:
         arrow = "-->|builds_on|" if relation == "builds_on" else "-.->|supersedes|"
         lines.append(f"  {source} {arrow} {target}")

@@ -2,8 +2,11 @@
 view itself is computed by viewrun.view and written through judgment_toolkit.output.
 
     [current|list] [--target ID]... [--keyword WORD]... [--since CURSOR] [--page CURSOR]
-                   [--limit N] [--format md|json]
-    show <Dn> | show --request-id ID  [--page CURSOR] [--limit N] [--format md|json]
+                   [--limit N] [--format md|json | --json]
+    show <Dn> | show --request-id ID  [--page CURSOR] [--limit N] [--format md|json | --json]
+
+`--json` is `--format json` spelled the other way (verify takes both too); giving both is
+fine when they agree, and `--json --format md` is refused.
 
 A continuation (`--page`) must repeat the view and the conditions of the call that gave the
 cursor (filters, --since; --limit may change): the cursor pins them, and other conditions are
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 from judgment_toolkit import output
 from judgment_toolkit.cliargs import ArgError, HelpRequested, is_utf8, scan, whole_number
+from judgment_toolkit.ha.history.cliopts import json_format, unknown_option
 from judgment_toolkit.ha.history.views import facts as factsmod
 from judgment_toolkit.ha.history.errors import invalid_input, limit_exceeded
 from judgment_toolkit.ha.history.model import check_request_id, event_seq
@@ -21,6 +25,7 @@ VIEWS = ("current", "list", "show")
 LIMIT_DEFAULT, LIMIT_MAX = 20, 200
 _REPEAT = ("--target", "--keyword")
 _SINGLE = ("--since", "--page", "--limit", "--format", "--request-id")
+_SWITCHES = ("--json",)
 
 
 class Args:
@@ -30,10 +35,13 @@ class Args:
         if rest and rest[0] in VIEWS:
             self.view = rest.pop(0)
         try:
-            p = scan(rest, single=_SINGLE, multi=_REPEAT, dash_is_flag=True)
+            p = scan(rest, single=_SINGLE, multi=_REPEAT, switches=_SWITCHES, dash_is_flag=True)
         except ArgError as e:
-            raise invalid_input(f"history {self.view}: " + {
-                "unknown": f"unknown option {e.name}",
+            command = f"history {self.view}"
+            if e.kind == "unknown":
+                raise invalid_input(unknown_option(command, e.name,
+                                                   _SINGLE + _REPEAT + _SWITCHES)) from None
+            raise invalid_input(f"{command}: " + {
                 "needs_value": f"{e.name} needs a value",
                 "twice": f"{e.name} given twice"}[e.kind]) from None
         if p.help:
@@ -47,9 +55,8 @@ class Args:
         self.keywords = self.values["--keyword"]
         self.since = self.values.get("--since")
         self.page = self.values.get("--page")
-        self.format = self.values.get("--format", "md")
-        if self.format not in ("md", "json"):
-            raise invalid_input(f"--format must be md or json, not {self.format!r}")
+        self.format = json_format(self.values.get("--format"), p.switches,
+                                  f"history {self.view}")
         self.limit = _limit(self.values.get("--limit"))
         self.selector = None
         request_id = self.values.get("--request-id")
