@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "pylib"))
 
-from judgment_toolkit.ha.history.store import index as indexmod  # noqa: E402
+from judgment_toolkit.ha.history.store import indexwrite  # noqa: E402
 from judgment_toolkit.ha.history import model  # noqa: E402
 from judgment_toolkit.ha.history.store.verify import StoredEvent  # noqa: E402
 from judgment_toolkit.ha.history.context import open_history  # noqa: E402
@@ -80,7 +80,7 @@ def decision_for(seq: int) -> dict:
 
 def write_history(repo: str, goal: str, n: int, index: bool = False) -> str:
     """Write events D1..Dn (replacing any store) and `last`; returns the store folder.
-    With `index`, also the store's index as an add would have written it (index.Writer);
+    With `index`, also the store's index as an add would have written it (indexwrite.Writer);
     without, the store is one written before the index existed (read in full)."""
     ctx = open_history(goal, for_write=True, cwd=repo)
     store = ctx.store
@@ -118,7 +118,7 @@ def write_history(repo: str, goal: str, n: int, index: bool = False) -> str:
     if index and n:
         dfd = store._open_dir()
         try:
-            w = indexmod.Writer(store, dfd)
+            w = indexwrite.Writer(store, dfd)
             w.start_rebuild()
             for ev in facts[:-1]:
                 w.add(ev)

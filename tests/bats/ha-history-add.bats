@@ -120,7 +120,7 @@ JSON
   blocks=$(( $(stat -c %s "$STORE/events.jsonl") / 1024 + 1 ))
   run bash -c "ulimit -f $blocks; trap '' XFSZ; exec '$HA' history '$GOAL' add --kind 관측 --summary big --reason $(printf 'r%.0s' $(seq 1200)) --request-id big-1"
   [ "$status" -eq 70 ]
-  [[ "$output" == "ha: history_unreadable: D4 (request id big-1) was not stored: "*"File too large; the events file was cut back to its previous length, nothing was added" ]]
+  [[ "$output" == "ha: write_uncertain: D4 (request id big-1) was not stored: "*"File too large; the partial line was removed and nothing was stored: resend the same decision with --request-id big-1 to store it once" ]]
   [ "$(sha256sum "$STORE/events.jsonl")" = "$before" ]
   run "$HA" history "$GOAL" current
   [ "$status" -eq 0 ]

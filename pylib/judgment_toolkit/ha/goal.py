@@ -6,7 +6,6 @@ import os
 import posixpath
 import re
 import urllib.parse
-from dataclasses import dataclass, field
 
 from . import ids, markdown, plan as planmod, safefs
 from .errors import HaError, error
@@ -26,14 +25,14 @@ _REF_DEF = re.compile(r"^ {0,3}\[(?:[^\[\]\\]|\\.)+\]:[ \t]*(<[^>\n]*>|\S+)")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
-@dataclass
 class GoalIds:
-    criteria: list = field(default_factory=list)   # AC-n from SPEC.md, document order
-    extras: list = field(default_factory=list)     # EX-n from PLAN.md ## 조건표, table order
-    tasks: list = field(default_factory=list)      # T001... from PLAN.md ## Task, table order
-    optional: list = field(default_factory=list)   # criteria marked (선택)
-    plan: planmod.Plan = None
-    plan_found: bool = False                       # PLAN.md exists (a regular file)
+    def __init__(self):  # a plain class: no dataclasses at start-up (tests/python/imports)
+        self.criteria = []      # AC-n from SPEC.md, document order
+        self.extras = []        # EX-n from PLAN.md ## 조건표, table order
+        self.tasks = []         # T001... from PLAN.md ## Task, table order
+        self.optional = []      # criteria marked (선택)
+        self.plan = None        # planmod.Plan
+        self.plan_found = False  # PLAN.md exists (a regular file)
 
     def all(self) -> set:
         return set(self.criteria) | set(self.extras) | set(self.tasks)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass, field
 
 from . import ids, markdown
 from .errors import error
@@ -22,16 +21,13 @@ _SHELL_CHARS = set("|&;<>()$`*?~\n")
 SHARED_BUNDLE_DECLARATION = "- 다른 목표 실행 묶음: `검사 입력`"
 
 
-@dataclass
 class ConditionRow:
-    id: str
-    kind: str
-    command: str | None      # code span text; None for manual rows
-    note: str                # the whole 검증 명령 cell (the reason, for manual rows)
-    paths: str
-    tasks: list = field(default_factory=list)
-    line: int = 0
-    file: str = ""
+    # plain classes here: no dataclasses at start-up (tests/python/imports)
+    def __init__(self, id, kind, command, note, paths, tasks=None, line=0, file=""):
+        self.id, self.kind, self.paths, self.line, self.file = id, kind, paths, line, file
+        self.command = command  # code span text; None for manual rows
+        self.note = note        # the whole 검증 명령 cell (the reason, for manual rows)
+        self.tasks = [] if tasks is None else tasks
 
     @property
     def runnable(self) -> bool:
@@ -56,20 +52,17 @@ class ConditionRow:
         return argv
 
 
-@dataclass
 class TaskRow:
-    id: str
-    title: str
-    required: bool
-    document: str | None
-    line: int = 0
+    def __init__(self, id, title, required, document, line=0):
+        self.id, self.title, self.required, self.document, self.line = \
+            id, title, required, document, line
 
 
-@dataclass
 class Plan:
-    conditions: list = field(default_factory=list)   # ConditionRow, table order
-    tasks: list = field(default_factory=list)        # TaskRow, table order
-    shares_bundles: bool = False                     # `## 범위` declares the sibling exception
+    def __init__(self):
+        self.conditions = []    # ConditionRow, table order
+        self.tasks = []         # TaskRow, table order
+        self.shares_bundles = False  # `## 범위` declares the sibling exception
 
     def condition(self, cid: str):
         return next((r for r in self.conditions if r.id == cid), None)

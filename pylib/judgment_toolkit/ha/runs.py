@@ -10,8 +10,7 @@ import fcntl
 import hashlib
 import json
 import os
-from dataclasses import dataclass
-from typing import NamedTuple
+from collections import namedtuple
 
 from judgment_toolkit.jsonutil import compact_bytes, utc_now
 
@@ -163,12 +162,11 @@ def integrity_error(chain: Chain) -> HaError:
                  "a run record)")
 
 
-class Snapshot(NamedTuple):
+class Snapshot(namedtuple("Snapshot", "commit tree_clean spec_digest")):
     """The worktree as a line of the record (or a history event) states it: HEAD, whether the
-    tree is clean under the run's rules, and the goal digest. Taken by `snapshot` only."""
-    commit: str | None
-    tree_clean: bool
-    spec_digest: str
+    tree is clean under the run's rules, and the goal digest. Taken by `snapshot` only. (Tuples,
+    not dataclasses or typing: a history call's start-up, tests/python/imports.)"""
+    __slots__ = ()
 
     def fields(self) -> dict:
         return {"commit": self.commit, "tree_clean": self.tree_clean,
@@ -179,14 +177,9 @@ def snapshot(goal, rules: str) -> Snapshot:
     return Snapshot(goal.repo.head(), goal.is_clean(rules), goal.digest())
 
 
-@dataclass(frozen=True)
-class StartedRun:
-    """A started goal's run: the verified chain (its `head`), the start line's rules and the
-    start key (sha256 of the raw start line, the history store's key)."""
-    goal: object
-    chain: Chain
-    rules: str
-    start_key: str
+# A started goal's run: the verified chain (its `head`), the start line's rules and the start
+# key (sha256 of the raw start line, the history store's key).
+StartedRun = namedtuple("StartedRun", "goal chain rules start_key")
 
 
 def open_started(goal, intact: bool = True) -> StartedRun:
@@ -204,12 +197,7 @@ def open_started(goal, intact: bool = True) -> StartedRun:
     return StartedRun(goal, chain, chain.start["rules"], start_key(chain))
 
 
-@dataclass
-class Appended:
-    seq: int
-    raw: bytes
-    record: dict
-    sha256: str
+Appended = namedtuple("Appended", "seq raw record sha256")
 
 
 class Lock:

@@ -10,7 +10,7 @@ import pytest
 
 from helpers_read import GOAL, ids, note, start, store_dir, view  # noqa: F401
 
-from judgment_toolkit.ha.history.views import facts
+from judgment_toolkit.ha.history.views import query
 
 SUMMARIES = [
     ("\u212ailo bytes", ()),                  # Kelvin sign: casefolds to "kilo bytes"
@@ -30,7 +30,7 @@ WORDS = ["kilo", "strasse", "Straße", "file", "경계", "ac-1", "FIL", "here"]
 def test_the_casefold_tables_match_this_pythons_unicode_data():
     to_ascii = "".join(chr(c) for c in range(0x80, sys.maxunicode + 1)
                        if any(x.isascii() for x in chr(c).casefold()))
-    assert facts.CASEFOLDS_TO_ASCII == to_ascii
+    assert query.CASEFOLDS_TO_ASCII == to_ascii
     hangul = range(0xAC00, 0xD7A4)
     assert all(chr(c).casefold() == chr(c) for c in hangul)
     into = [c for c in range(sys.maxunicode + 1) if c not in hangul

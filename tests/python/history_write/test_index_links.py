@@ -1,10 +1,11 @@
-"""index.Trusted's reverse links: the walk over the events citing D<a> ends on any
-slots and lines, even ones no add wrote (a forged loop is Unusable, never a hang)."""
+"""indexread.Trusted's reverse links (docs/history.md, "The index: every call costs what it
+reads"): the walk over the events citing D<a> ends on any slots and lines, even ones no add
+wrote (a forged loop is Unusable, never a hang)."""
 import os
 
 import pytest
 
-from judgment_toolkit.ha.history.store import index
+from judgment_toolkit.ha.history.store import index, indexread
 
 SHA = "0" * 64
 
@@ -18,7 +19,7 @@ def _trusted(tmp_path, lines, citers):
     (tmp_path / "index").write_bytes(data)
     (tmp_path / "index.slots").write_bytes(slots)
     state = index.State(len(lines), SHA, (0,) * 5, (0, 0, len(data), 0, 0), (0,) * 5)
-    return index.Trusted(state, os.open(tmp_path / "index", os.O_RDONLY),
+    return indexread.Trusted(state, os.open(tmp_path / "index", os.O_RDONLY),
                          os.open(tmp_path / "index.slots", os.O_RDONLY))
 
 

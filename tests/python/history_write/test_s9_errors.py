@@ -125,11 +125,12 @@ def _limited(repo, blocks, *args):
 
 
 def _cut_back(p, seq, rid):
-    """The refusal of a write that failed and was undone (decision-history/v1 section 2:
-    only a line left by a killed writer is damage; a live writer restores the file)."""
-    err = refused(p, "history_unreadable", 70)
+    """The refusal of a write that failed and was undone (decision-history/v1 section 2;
+    docs/history.md, "Failed writes": only a line left by a killed writer is damage; a live
+    writer restores the file)."""
+    err = refused(p, "write_uncertain", 70)
     assert f"D{seq} (request id {rid}) was not stored" in err
-    assert "cut back to its previous length, nothing was added" in err
+    assert "the partial line was removed and nothing was stored" in err
     return err
 
 
@@ -152,7 +153,7 @@ def test_auto_request_id_is_named_when_a_write_fails(started):
         receipt(obs(started, f"s{i}"))
     size = (store_dir(started) / "events.jsonl").stat().st_size
     p = _limited(started, size // 1024, "--kind", "관측", "--summary", "limited")
-    assert "(request id auto-" in refused(p, "history_unreadable", 70)
+    assert "(request id auto-" in refused(p, "write_uncertain", 70)
 
 
 def test_short_write_is_cut_back_so_the_history_stays_readable(started):

@@ -50,7 +50,7 @@ def add(goal_arg: str, decision: dict, request_id: str | None, out=None) -> str:
     """Register one decision; returns the receipt line (also written to `out`)."""
     from judgment_toolkit.ha.history.context import open_history
     from judgment_toolkit.ha.history.register.evidence import check_runs, observe, unread_notes
-    from judgment_toolkit.ha.history.store.store import NotWritten, WriteFailed
+    from judgment_toolkit.ha.history.store.writer import NotWritten, WriteFailed
 
     at = model.utc_now()
     ctx = open_history(goal_arg, for_write=True)
@@ -106,9 +106,10 @@ def add(goal_arg: str, decision: dict, request_id: str | None, out=None) -> str:
         try:
             offset = w.append(line)
         except NotWritten as exc:
-            raise unreadable(f"D{seq} (request id {request_id}) was not stored: {exc}; the "
-                             "events file was cut back to its previous length, nothing was "
-                             "added") from None
+            raise HistoryError("write_uncertain", f"D{seq} (request id {request_id}) was not "
+                               f"stored: {exc}; the partial line was removed and nothing was "
+                               f"stored: resend the same decision with --request-id "
+                               f"{request_id} to store it once") from None
         except WriteFailed as exc:
             raise HistoryError("write_uncertain", f"{uncertain}: {exc}") from None
         try:

@@ -1,9 +1,10 @@
-"""Verification of stored lines and of `last` (seed sections 4 and 9), and StoredEvent.
+"""Verification of stored lines and of `last` (docs/history.md, "Verification on every read and
+add"), and StoredEvent.
 
-One parser: every stored line a call does not take from a trusted index (store.py, index.py)
+One parser: every stored line a call does not take from a trusted index (scan.py, indexread.py)
 goes through `parse_line`: strict JSON with duplicate-key detection, the schema rules (corrupt
 versus unsupported), and every field of the decision and context, exactly as add checks what
-it writes (issue 10 item 6: no line is served on the strength of its head alone).
+it writes, so no line is served on the strength of its head alone (test_s4_verify_fuzz.py).
 `StoredEvent` is the one representation of a verified line that add, the views and the index
 share.
 """

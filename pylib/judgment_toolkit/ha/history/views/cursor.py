@@ -21,13 +21,11 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-import hmac
 import json
-from dataclasses import dataclass
+from collections import namedtuple
 
 from judgment_toolkit.jsonutil import compact
 
-from judgment_toolkit.ha.history import strictjson
 from judgment_toolkit.ha.history.errors import HistoryError
 from judgment_toolkit.ha.history.model import json_int
 
@@ -40,20 +38,13 @@ _MAX_TEXT = 4096
 _MAX_DEPTH = 2         # {"h": [seq, sha]} / {"o": [positions]}: the deepest payload we write
 
 
-@dataclass(frozen=True)
-class Boundary:
-    end: int                  # seq of the last event in range (0: no events)
-    end_sha: str | None       # first 24 hex of that line's sha256, None when end is 0
-    head: dict | None         # run head {seq, sha256} the result was judged against (a
-                              # decoded cursor holds the first 24 hex of the sha256)
-
-
-@dataclass(frozen=True)
-class Page:
-    boundary: Boundary
-    view: str                 # "current", "list" or "show"
-    query: str                # digest of the view's query (facts.Query.digest)
-    pos: tuple                # positions reached, one int per paged list
+# end: seq of the last event in range (0: no events); end_sha: first 24 hex of that line's
+# sha256, None when end is 0; head: the run head {seq, sha256} the result was judged against (a
+# decoded cursor holds the first 24 hex of the sha256). A tuple: no dataclasses at start-up.
+Boundary = namedtuple("Boundary", "end end_sha head")
+# view: "current", "list" or "show"; query: digest of the view's query (query.Query.digest);
+# pos: positions reached, one int per paged list
+Page = namedtuple("Page", "boundary view query pos")
 
 
 def short_sha(sha: str | None) -> str | None:
@@ -114,6 +105,8 @@ def _encode(kind: str, key: str, payload: dict) -> str:
 
 
 def _decode(kind: str, key: str, text: str, flag: str) -> dict:
+    import hmac  # only a cursor given back (--since, --page) is checked
+    from judgment_toolkit.ha.history import strictjson
     if not isinstance(text, str) or len(text) > _MAX_TEXT:
         raise _invalid(flag, "it is not a cursor")
     parts = text.split(".")

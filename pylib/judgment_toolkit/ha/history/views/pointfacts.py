@@ -1,5 +1,9 @@
+<<<<<<< HEAD
 """Facts of the few events a view shows, read by seq from a trusted index (docs/history.md,
 "The index: every call costs what it reads").
+=======
+"""Facts of the few events a view shows, read by seq from a trusted index (indexread.py).
+>>>>>>> h24
 
 `show` (by id, or by request id: one `bytes.find` per chunk of index lines) and an unfiltered
 `list` page (first or later, without --since) need facts of a bounded set of events only: the events shown, the events they cite and the events citing
@@ -14,7 +18,7 @@ add cannot change the index while the view reads it.
 """
 from __future__ import annotations
 
-from judgment_toolkit.ha.history.store import index
+from judgment_toolkit.ha.history.store import index, indexread
 from judgment_toolkit.ha.history.errors import unreadable
 from judgment_toolkit.ha.history.views.facts import LINEAGES
 
@@ -101,9 +105,9 @@ class PointFacts:
             raise self._failed(exc) from None
 
     def _request(self, request_id: str):
-        """The seq of the event stored under `request_id`, or None (index.request_line)."""
+        """The seq of the event stored under `request_id`, or None (indexread.request_line)."""
         try:
-            line = index.request_line(self._t, request_id)
+            line = indexread.request_line(self._t, request_id)
             return None if line is None else int(line.split(b" ", 2)[1])
         except (index.Unusable, OSError, ValueError) as exc:
             raise self._failed(exc) from None

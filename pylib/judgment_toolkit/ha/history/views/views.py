@@ -16,7 +16,7 @@ Meaning, in one place:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import namedtuple
 
 from judgment_toolkit.ha.history.views import cursor
 from judgment_toolkit.ha.history.errors import HistoryError
@@ -25,30 +25,21 @@ SCHEMA = "decision-history-view/v1"
 OTHER_MAX = 50
 
 
-@dataclass(frozen=True)
-class Now:
-    """The current git state the registration contexts are compared with."""
-
-    goal: str
-    commit: str | None
-    tree_clean: bool
-    spec_digest: str
+# The current git state the registration contexts are compared with.
+Now = namedtuple("Now", "goal commit tree_clean spec_digest")
 
 
-@dataclass
 class Input:
-    store: object            # Store: read_at(offset, length) -> event dict
-    key: str                 # store key (start line sha256)
-    basis: object            # lineage.Basis
-    facts: object            # facts.Facts
-    now: Now
-    query: object            # facts.Query
-    chain_ok: bool
-    since: object = None     # cursor.Boundary or None
-    since_text: str | None = None
-    pos: tuple = (0, 0, 0)
-    limit: int = 20
-    selector: object = None  # facts.Selector (show)
+    """What a view is computed from. store: read_at(offset, length) -> event dict; key: the
+    store key (start line sha256); basis: lineage.Basis; facts: facts.Facts or
+    pointfacts.PointFacts; query: query.Query; since: cursor.Boundary or None; selector:
+    query.Selector (show)."""
+
+    def __init__(self, store, key, basis, facts, now, query, chain_ok, since=None,
+                 since_text=None, pos=(0, 0, 0), limit=20, selector=None):
+        self.store, self.key, self.basis, self.facts, self.now = store, key, basis, facts, now
+        self.query, self.chain_ok, self.since, self.since_text = query, chain_ok, since, since_text
+        self.pos, self.limit, self.selector = pos, limit, selector
 
 
 def absent(view: str, goal: str) -> dict:
