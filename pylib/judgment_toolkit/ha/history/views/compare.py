@@ -1,9 +1,5 @@
-<<<<<<< HEAD
 """`show`'s fresh comparison of one evidence reference with the present (docs/history.md,
 "Evidence observed at registration").
-=======
-"""`show`'s fresh comparison of one evidence reference with the present (docs/history-views.md).
->>>>>>> h24
 
 - file: the file is observed again now, with the write side's safe observation
   (evidence.observe_file: no symlink at the last component, nothing outside the repository,

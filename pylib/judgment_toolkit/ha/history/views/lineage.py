@@ -1,9 +1,5 @@
-<<<<<<< HEAD
 """Lineage of a history event against the goal's run record chain (docs/history-views.md,
 "What the views mean", **Lineage**).
-=======
-"""Lineage of a history event against the goal's run record chain (docs/history-views.md).
->>>>>>> h24
 
 An event's `context.run_head` names the run record head ({seq, sha256}) it was registered at.
 A view judges every event against one chosen run head, its *basis*: the head of the goal's

@@ -1,9 +1,5 @@
-<<<<<<< HEAD
 """Facts of the few events a view shows, read by seq from a trusted index (docs/history.md,
 "The index: every call costs what it reads").
-=======
-"""Facts of the few events a view shows, read by seq from a trusted index (indexread.py).
->>>>>>> h24
 
 `show` (by id, or by request id: one `bytes.find` per chunk of index lines) and an unfiltered
 `list` page (first or later, without --since) need facts of a bounded set of events only: the events shown, the events they cite and the events citing
