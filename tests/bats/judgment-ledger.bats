@@ -289,3 +289,33 @@ add() { # add PROJECT QUESTION [more flags...]
   run shellcheck -x "$ROOT"/scripts/*.sh "$ROOT"/scripts/lib/*.sh "$ROOT/scripts/ha" "$ROOT/scripts/installed/judgment-ledger"
   [ "$status" -eq 0 ]
 }
+
+@test "append refuses a record over the 4 MiB cap (exit 1, naming the cap) and writes nothing" {
+  big="$BATS_TEST_TMPDIR/big.json"
+  python3 -c 'import json,sys; json.dump({"project":"demo","question":"q"*(5<<20),"answer":"a","card_ref":"c"}, open(sys.argv[1],"w"))' "$big"
+  run --separate-stderr "$LEDGER" append --input - < "$big"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == "judgment-ledger: append rejected (record: "*" over the record cap of 4 MiB; "* ]]
+  [ ! -e "$HARNESS_JUDGMENT_LEDGER" ]
+}
+
+@test "a line over the cap is skipped by search and named by verify" {
+  add demo "Which queue first?"
+  python3 -c 'import sys; open(sys.argv[1],"a").write("{\"project\":\"demo\",\"question\":\"queue " + "x"*(5<<20) + "\"}\n")' "$HARNESS_JUDGMENT_LEDGER"
+  add demo "Which queue now?"
+  run --separate-stderr "$LEDGER" search --project demo --query queue
+  [ "$status" -eq 0 ]
+  [ "${#lines[@]}" -eq 2 ]
+  run --separate-stderr "$LEDGER" verify
+  [ "$status" -eq 1 ]
+  [[ "$output" == "line 2: 52428"??" bytes, longer than the record cap of 4 MiB"* ]]
+}
+
+@test "verify on a path with no ledger says so, with how the path was chosen (exit 1)" {
+  run --separate-stderr "$LEDGER" verify
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "judgment-ledger: verify: no ledger at $HARNESS_JUDGMENT_LEDGER (chosen from \$HARNESS_JUDGMENT_LEDGER; see judgment-ledger verify --help); the first append creates it" ]
+  run --separate-stderr "$LEDGER" verify --json
+  [ "$status" -eq 1 ]
+  [ "$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["ok"], d["missing"])' <<<"$output")" = "False True" ]
+}

@@ -10,8 +10,18 @@ that is missing is a broken installation and is raised (deps.MissingResource), n
 import sys
 
 from . import deps, exits
+from .lines import RECORD_MAX, RECORD_MAX_TEXT
 
 PREFIX = "judgment-ledger: "
+# `append --input -`: no JSON text longer than this can hold a record under the cap (a \uXXXX
+# escape, the longest spelling of one byte, is 6 bytes), so stdin is never read further.
+INPUT_MAX = 6 * RECORD_MAX + 4096
+
+
+def read_input(stream):
+    """The bytes of `append --input -`, at most INPUT_MAX + 1 of them (a longer input is
+    refused by fields_from_json without being held)."""
+    return stream.read(INPUT_MAX + 1)
 
 
 class Rejected(Exception):
@@ -26,8 +36,13 @@ def append(given, path=None):
         rec = record.build(given)
     except record.RecordError as e:
         raise Rejected(str(e)) from None
+    line = record.to_line(rec)
+    if len(line) - 1 > RECORD_MAX:
+        raise Rejected(f"record: {len(line) - 1} bytes as a ledger line, over the record cap of "
+                       f"{RECORD_MAX_TEXT}; shorten the question, answer or rationale "
+                       "(the card keeps the full text; --card-ref points at it)")
     find = (lambda fd, size: ledger.find_id(fd, size, rec["id"])) if "id" in given else None
-    found = ledger.append(path or ledger.default_path(), record.to_line(rec), find=find)
+    found = ledger.append(path or ledger.default_path(), line, find=find)
     if found is None:
         return rec, True
     if _content(found) != _content(rec):
@@ -42,6 +57,9 @@ def fields_from_json(raw):
     {_BAD: reason}, which append_fail_open reports as a rejected record (exit 1)."""
     import json
     from . import record
+    if len(raw) > INPUT_MAX:
+        return {_BAD: f"--input: over {INPUT_MAX} bytes, so its record would be over the record "
+                      f"cap of {RECORD_MAX_TEXT}; shorten the question, answer or rationale"}
     try:
         doc = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as e:

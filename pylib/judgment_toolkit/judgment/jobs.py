@@ -56,7 +56,7 @@ def append(as_json, *pairs):
     object on stdin (no argv limit), checked exactly like the flags."""
     from . import appending
     if pairs == ("-",):
-        given = appending.fields_from_json(sys.stdin.buffer.read())
+        given = appending.fields_from_json(appending.read_input(sys.stdin.buffer))
     else:
         given = dict(zip(pairs[::2], pairs[1::2]))
     code, rec = appending.append_fail_open(given)
@@ -110,7 +110,7 @@ def verify(as_json):
     if not _deps_ok(LEDGER, "verify"):
         return exits.NO_DEPS
     from . import ledger, verify as verify_mod
-    path = ledger.default_path()
+    path, how = ledger.chosen_path()
     try:
         report = verify_mod.verify(path)
     except verify_mod.Unreadable as e:
@@ -118,7 +118,13 @@ def verify(as_json):
             output.print_json({"ok": False, "records": 0, "bad": [], "error": str(e)})
         _err(LEDGER, f"verify: {e}")
         return exits.UNREADABLE
-    if as_json == "1":
+    if report.missing:
+        text = (f"no ledger at {path} (chosen {how}; see judgment-ledger verify --help); "
+                "the first append creates it")
+        if as_json == "1":
+            output.print_json(dict(report.as_json(), error=text))
+        _err(LEDGER, f"verify: {text}")
+    elif as_json == "1":
         output.print_json(report.as_json())
     else:
         output.write("".join(f"line {n}: {reason}\n" for n, reason in report.bad))

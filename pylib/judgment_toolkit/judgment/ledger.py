@@ -11,6 +11,8 @@ import re
 import stat
 import time
 
+from .lines import CHUNK, RECORD_MAX, Overlong, blocks
+
 LOCK_TIMEOUT = 2.0
 LOCK_POLL = 0.005
 RELATIVE_PATH = os.path.join(".claude", "state", "judgment-ledger.jsonl")
@@ -23,12 +25,22 @@ class AppendSkipped(Exception):
 def default_path(env=None, cwd=None):
     """HARNESS_JUDGMENT_LEDGER, else .claude/state/judgment-ledger.jsonl under
     HARNESS_PROJECT_ROOT, else under the git top level of cwd, else under cwd."""
+    return chosen_path(env, cwd)[0]
+
+
+def chosen_path(env=None, cwd=None):
+    """(the ledger's path, how it was chosen: the words a message names it by)."""
     env = os.environ if env is None else env
     if env.get("HARNESS_JUDGMENT_LEDGER"):
-        return env["HARNESS_JUDGMENT_LEDGER"]
+        return env["HARNESS_JUDGMENT_LEDGER"], "from $HARNESS_JUDGMENT_LEDGER"
+    if env.get("HARNESS_PROJECT_ROOT"):
+        return (os.path.join(env["HARNESS_PROJECT_ROOT"], RELATIVE_PATH),
+                "under $HARNESS_PROJECT_ROOT")
     cwd = cwd or os.getcwd()
-    root = env.get("HARNESS_PROJECT_ROOT") or git_toplevel(cwd) or cwd
-    return os.path.join(root, RELATIVE_PATH)
+    top = git_toplevel(cwd)
+    if top:
+        return os.path.join(top, RELATIVE_PATH), "under the git top level"
+    return os.path.join(cwd, RELATIVE_PATH), "under the current directory, which is in no git worktree"
 
 
 def git_toplevel(cwd):
@@ -164,10 +176,12 @@ def find_id(fd, size, rec_id):
                 begin = mm.rfind(b"\n", 0, pos) + 1
                 end = mm.find(b"\n", pos)
                 end = size if end == -1 else end
-                try:
-                    rec = json.loads(mm[begin:end])
-                except (ValueError, RecursionError):
-                    rec = None
+                rec = None
+                if end - begin <= RECORD_MAX:  # a longer line is no record (lines.py)
+                    try:
+                        rec = json.loads(mm[begin:end])
+                    except (ValueError, RecursionError):
+                        pass
                 if type(rec) is dict and rec.get("id") == rec_id:
                     return rec
                 pos = mm.find(pattern, end)
@@ -201,7 +215,6 @@ def project_needle(project):
 ESCAPES = (b"\\u", b"\\/")
 ESCAPE_RE = re.compile(rb"\\[u/]")
 READ_FIELDS = ("id", "project", "decided_at", "question", "answer")
-CHUNK = 1 << 20
 
 
 def records(path, project, keep=None):
@@ -235,29 +248,17 @@ def records(path, project, keep=None):
 def candidate_lines(f, needle, chunk_size=CHUNK):
     """(offset, line without LF) for every line that holds `needle` or an escape.
 
-    Reads chunks: in a chunk without escapes (the normal case) only the needle's occurrences
-    are visited, so other projects' lines cost one C-speed scan and nothing more.
+    Reads through the one streaming reader (lines.blocks): in a block without escapes (the
+    normal case) only the needle's occurrences are visited, so other projects' lines cost one
+    C-speed scan and nothing more; a line over the record cap passes without being held.
     """
-    base, rest = 0, b""
-    while True:
-        chunk = f.read(chunk_size)
-        if chunk:
-            buf = rest + chunk
-            cut = buf.rfind(b"\n") + 1
-            if cut == 0:  # a line longer than a chunk: keep reading
-                rest = buf
-                continue
-        elif rest:  # the last line has no LF
-            buf, cut = rest, len(rest)
-        else:
-            return
-        yield from _scan(buf, cut, base, needle)
-        rest = buf[cut:]
-        del chunk, buf  # keep one chunk alive at a time
-        base += cut
+    for block in blocks(f, chunk_size):
+        if type(block) is not Overlong:
+            yield from _scan(*block, needle)
+        del block  # not alive while the next chunk is read
 
 
-def _scan(buf, cut, base, needle):
+def _scan(base, buf, cut, needle):
     """Candidates among the complete lines buf[:cut], in file order: the lines holding the
     needle, plus (only when the chunk has a backslash at all) the lines holding an escape."""
     found = {}  # line start -> line end
