@@ -308,7 +308,7 @@ add() { # add PROJECT QUESTION [more flags...]
   [ "${#lines[@]}" -eq 2 ]
   run --separate-stderr "$LEDGER" verify
   [ "$status" -eq 1 ]
-  [[ "$output" == "line 2: 52428"??" bytes, longer than the record cap of 4 MiB"* ]]
+  [[ "$output" == "line 2: 524"????" bytes, longer than the record cap of 4 MiB"* ]]
 }
 
 @test "verify on a path with no ledger says so, with how the path was chosen (exit 1)" {
