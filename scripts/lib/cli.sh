@@ -28,6 +28,10 @@ cli_help() {
     judgment-ledger*|"judgment-card record-answer"|"judgment-card recall")
       cat "$CLI_HELP_DIR/ledger-where.txt" ;;
   esac
+  case "$1" in
+    "judgment-ledger "*|"judgment-card record-answer"|"judgment-card recall")
+      cat "$CLI_HELP_DIR/json.txt" ;;
+  esac
   printf 'exit codes:%s\n' "${text#*exit codes:}"
 }
 
@@ -141,6 +145,17 @@ cli_parse() {
     fi
     ARG[$field]="$value"
   done
+}
+
+# cli_json: `--format json` is `--json` (scripts/lib/help/json.txt, the one place that says
+# so); any other --format is a usage error. Leaves ARG[json]=1 when JSON is asked for, and no
+# ARG[format].
+cli_json() {
+  if [[ -v "ARG[format]" ]]; then
+    [[ "${ARG[format]}" == json ]] || usage_error "format: must be json (the same as --json), not '${ARG[format]}'"
+    ARG[json]=1
+    unset 'ARG[format]'
+  fi
 }
 
 # cli_require FIELD...: a usage error for the first field not given.

@@ -50,12 +50,25 @@ def one_line(text, limit=FIELD_MAX):
     return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
 
 
-def _hint(project):
-    """The recall command for this project as a Markdown code span: the project one line,
-    quoted for the shell; a span holding a backtick is fenced with two."""
+def recall_command(project):
+    """The recall command for this project: the project one line, quoted for the shell."""
     import shlex
-    cmd = f"judgment-ledger recall --project {shlex.quote(one_line(project, 200))} --question TEXT"
+    return f"judgment-ledger recall --project {shlex.quote(one_line(project, 200))} --question TEXT"
+
+
+def _hint(project):
+    """recall_command as a Markdown code span; a span holding a backtick is fenced with two."""
+    cmd = recall_command(project)
     return f"`` {cmd} ``" if "`" in cmd else f"`{cmd}`"
+
+
+def as_json(project, records):
+    """The digest's content as one JSON document (`prime --json`): the same decisions with the
+    same fields, uncut, and the same recall command."""
+    return {"project": project,
+            "decisions": [{k: rec[k] for k in ("question", "answer", "decided_at", "id")}
+                          for rec in records],
+            "recall": recall_command(project)}
 
 
 def markdown(project, records):

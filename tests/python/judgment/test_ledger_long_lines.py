@@ -68,6 +68,8 @@ print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 @pytest.mark.parametrize("command, code", [
     (["search", "--project", "demo", "--query", "queue"], 0),
     (["prime", "--project", "demo"], 0),
+    (["list", "--project", "demo"], 0),
+    (["show", "id-long", "--project", "demo"], 1),
     (["verify"], 1),
 ])
 def test_one_120_mb_line_stays_within_a_bounded_rss(tmp_path, command, code):
@@ -94,6 +96,10 @@ def test_search_recall_and_prime_skip_the_long_line(tmp_path):
     r = ledger("prime", "--project", "demo", env=env)
     assert r.returncode == 0 and "id-long" not in r.stdout and "`id-2`" in r.stdout
     assert r.stderr == ""
+    r = ledger("list", "--project", "demo", "--json", env=env)
+    assert [d["id"] for d in json.loads(r.stdout)["decisions"]] == ["id-2", "id-1"]
+    r = ledger("show", "id-long", "--project", "demo", env=env)
+    assert r.returncode == 1 and "no decision 'id-long'" in r.stderr
 
 
 def test_verify_names_the_long_line_by_its_number(tmp_path):
