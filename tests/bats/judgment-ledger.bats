@@ -319,3 +319,47 @@ add() { # add PROJECT QUESTION [more flags...]
   [ "$status" -eq 1 ]
   [ "$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["ok"], d["missing"])' <<<"$output")" = "False True" ]
 }
+
+@test "list pages newest first and says the next page; show one decision; both of the project only" {
+  for n in 1 2 3; do add shop "Question $n?" --id "shop-$n"; done
+  add blog "Blog question?" --id blog-1
+  run --separate-stderr "$LEDGER" list --project shop --limit 2
+  [ "$status" -eq 0 ]
+  [ "${#lines[@]}" -eq 2 ]
+  [[ "${lines[0]}" == *"  shop-3  Question 3? → yes" ]]
+  [[ "${lines[1]}" == *"  shop-2  Question 2? → yes" ]]
+  [[ "$stderr" == "judgment-ledger: list: next page: judgment-ledger list --project shop --limit 2 --after "*Z_* ]]
+  next="${stderr##* --after }"
+  run --separate-stderr "$LEDGER" list --project shop --limit 2 --after "$next"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"  shop-1  Question 1? → yes" ]]
+  [ -z "$stderr" ]
+  run --separate-stderr "$LEDGER" show shop-2 --project shop --format json
+  [ "$status" -eq 0 ]
+  [[ "$output" == '{"id":"shop-2","project":"shop",'* ]]
+  run --separate-stderr "$LEDGER" show blog-1 --project shop
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == "judgment-ledger: show: no decision 'blog-1' in project 'shop' "* ]]
+}
+
+@test "list and show: usage errors exit 64 with the flag named; did-you-mean for a subcommand" {
+  run --separate-stderr "$LEDGER" list --project shop --limit 0
+  [ "$status" -eq 64 ]
+  [ "$stderr" = "judgment-ledger: list: limit: must be a whole number from 1 to 100, not '0'" ]
+  run --separate-stderr "$LEDGER" show --project shop
+  [ "$status" -eq 64 ]
+  [[ "$stderr" == "judgment-ledger: show: missing ID"* ]]
+  run --separate-stderr "$LEDGER" lst
+  [ "$status" -eq 64 ]
+  [ "$stderr" = "judgment-ledger: unknown subcommand lst (did you mean 'list'?); see judgment-ledger --help" ]
+  run "$LEDGER" show --help
+  [ "$status" -eq 0 ]
+  [[ "$output" == "usage: judgment-ledger show ID --project P [--json]"* ]]
+}
+
+@test "prime --json and --format json give the digest's content" {
+  add shop "Keep the nightly export?" --id e-1
+  run --separate-stderr "$LEDGER" prime --project shop --format json
+  [ "$status" -eq 0 ]
+  [[ "$output" == '{"project":"shop","decisions":[{"question":"Keep the nightly export?","answer":"yes","decided_at":"'*'","id":"e-1"}],"recall":"judgment-ledger recall --project shop --question TEXT"}' ]]
+}
