@@ -10,7 +10,7 @@ import heapq
 import re
 
 from . import ledger
-from .search import time_key
+from .ledger import time_key
 
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 50
