@@ -37,7 +37,15 @@ def page(path, project, limit=DEFAULT_LIMIT, after=None):
     `project` that come after the cursor `after` (None: from the newest)."""
     bound = None if after is None else parse_cursor(after)
     top = []  # min-heap of (key, record): the newest limit + 1 below the bound
-    for offset, rec in ledger.records(path, project):
+
+    def keep(line):  # lines certainly outside the page are not parsed
+        key = ledger.line_time_key(line)
+        if key is None:
+            return True
+        if bound is not None and key > bound[0]:
+            return False
+        return len(top) <= limit or key >= top[0][0][0]
+    for offset, rec in ledger.records(path, project, keep):
         key = (time_key(rec["decided_at"]), offset)
         if bound is not None and key >= bound:
             continue

@@ -287,6 +287,34 @@ def has_escapes(data):
     return ESCAPES[0] in data or ESCAPES[1] in data
 
 
+_DECIDED_AT = b'"decided_at":"'
+
+
+def line_time_key(line):
+    """time_key of the line's decided_at read from its bytes, without parsing, or None when
+    the bytes cannot tell it exactly. In a line without a backslash every quote delimits a
+    string, so a single `"decided_at":"` is that key and its value ends at the next quote (a
+    nested key of that name means the record has none of its own, and is skipped anyway)."""
+    if b"\\" in line or line.count(_DECIDED_AT) != 1:
+        return None
+    start = line.index(_DECIDED_AT) + len(_DECIDED_AT)
+    end = line.find(b'"', start)
+    if end == -1:
+        return None
+    try:
+        return time_key(line[start:end].decode("ascii"))
+    except UnicodeDecodeError:
+        return None
+
+
+def could_enter(line, floor):
+    """Could a line whose newest-first key is (time key, offset) still beat `floor`, the
+    smallest such key a full top-k holds? A later line wins a tie on time, so only a line
+    whose time is certainly older is left unparsed."""
+    key = line_time_key(line)
+    return key is None or key >= floor
+
+
 _FRACTION = re.compile(r"(?<=:[0-9]{2})\.([0-9]+)")
 
 

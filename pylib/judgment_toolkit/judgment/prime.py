@@ -24,9 +24,13 @@ class Unreadable(Exception):
 
 def recent(path, project, limit=DEFAULT_LIMIT):
     """The project's `limit` most recent records, newest first (decided_at, then the later
-    line). Memory is the heap of `limit` records plus the reader's chunk."""
+    line). Memory is the heap of `limit` records plus the reader's chunk; once the heap is
+full, a line whose decided_at (read from its bytes) is older than all of it is not parsed."""
     top = []
-    for offset, rec in _records(path, project):
+
+    def keep(line):  # a full heap's oldest: older lines are not parsed
+        return len(top) < limit or ledger.could_enter(line, top[0][0][0])
+    for offset, rec in _records(path, project, keep):
         entry = ((time_key(rec["decided_at"]), offset), rec)
         if len(top) < limit:
             heapq.heappush(top, entry)
@@ -35,10 +39,10 @@ def recent(path, project, limit=DEFAULT_LIMIT):
     return [rec for _, rec in sorted(top, key=lambda e: e[0], reverse=True)]
 
 
-def _records(path, project):
+def _records(path, project, keep=None):
     """The project's records; Unreadable when the ledger exists but cannot be read."""
     try:
-        yield from ledger.records(path, project)
+        yield from ledger.records(path, project, keep)
     except OSError as e:  # NotRegular included: a FIFO, a device or a folder is not waited on
         raise Unreadable(f"cannot read {path}: {e.strerror or e}") from None
 
