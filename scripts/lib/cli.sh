@@ -19,7 +19,8 @@ cli_die() {
 }
 
 # cli_help COMMAND: the --help text of "judgment-ledger append", "judgment-card", ...: the
-# synopsis, where the ledger lives (for the commands that read or write it), the exit codes.
+# synopsis, then the facts shared by several commands, each kept in one file (where the
+# ledger lives, the two JSON spellings, the usage exit rule), then the exit codes.
 cli_help() {
   local text
   text="$(<"$CLI_HELP_DIR/${1// /-}.txt")"
@@ -31,6 +32,9 @@ cli_help() {
   case "$1" in
     "judgment-ledger "*|"judgment-card record-answer"|"judgment-card recall")
       cat "$CLI_HELP_DIR/json.txt" ;;
+  esac
+  case "$1" in
+    judgment-ledger|"judgment-ledger append") cat "$CLI_HELP_DIR/usage-exits.txt" ;;
   esac
   printf 'exit codes:%s\n' "${text#*exit codes:}"
 }

@@ -166,3 +166,17 @@ def test_a_cursor_names_its_sort_key(key):
     assert text in ("2026-02-12T00:00:00.000000Z_438", "_7")
     with pytest.raises(ValueError):
         browse.parse_cursor(text + "x")
+
+
+def test_the_usage_exit_rule_is_one_fact_said_where_it_applies():
+    """Judgment Ledger v1, section 'Fail-Open': append's rejected record is exit 1; every other
+    usage error is 64. One help file says it (usage-exits.txt); judgment-ledger --help and
+    append --help print it, and no help text says otherwise."""
+    from ledger_helpers import ROOT
+    help_dir = ROOT / "scripts" / "lib" / "help"
+    texts = {p.name: p.read_text(encoding="utf-8") for p in help_dir.glob("*.txt")}
+    assert [n for n, t in texts.items() if "usage errors: exit 64" in t] == ["usage-exits.txt"]
+    assert not [n for n, t in texts.items() if "where the other subcommands exit 64" in t]
+    for args, shown in ((["--help"], True), (["append", "--help"], True), (["search", "--help"], False)):
+        out = subprocess.run([str(LEDGER_SH), *args], capture_output=True, text=True).stdout
+        assert ("usage errors: exit 64, except append's" in out) is shown, args
