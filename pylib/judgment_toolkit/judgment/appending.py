@@ -3,7 +3,7 @@
 
 `append` builds and validates the record, then writes it under the ledger's lock; with a given
 id it first looks for that id under the same lock (idempotent retries). `append_fail_open`
-wraps it in the seed's fail-open rule: a rejected record is reported and refused, anything
+wraps it in the fail-open rule (Judgment Ledger v1, section 'Fail-Open'): a rejected record is reported and refused, anything
 else that goes wrong is one `append skipped (...)` line and the flow goes on. A packaged schema
 that is missing is a broken installation and is raised (deps.MissingResource), not skipped.
 """

@@ -1,6 +1,6 @@
 """String-match ranking over one project's records, streaming with a bounded top-k.
 
-Ranking (seed, Phase 98.1): the whole query as a case-insensitive substring of the question, the
+Ranking (Judgment Ledger v1, section 'Search'): the whole query as a case-insensitive substring of the question, the
 answer, the rationale or a tag ranks first; otherwise one point per distinct whitespace token of
 2+ characters found in any of them; a record with no point is no match. Ties: newest decided_at
 first, then the later line first. An empty query lists the newest records.

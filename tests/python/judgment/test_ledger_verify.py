@@ -1,5 +1,5 @@
-"""judgment-ledger.sh verify [--json] (issue 13): every line a valid judgment-ledger.v1 record
-(seed: Schema), else exit 1 naming each bad line. Read-only."""
+"""judgment-ledger.sh verify [--json]: every line a valid judgment-ledger.v1 record
+(Judgment Ledger v1, section 'Schema'), else exit 1 naming each bad line. Read-only."""
 import hashlib
 import json
 import os
