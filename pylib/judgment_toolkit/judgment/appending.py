@@ -30,8 +30,8 @@ class Rejected(Exception):
 
 def append(given, path=None):
     """(stored record, written) for flag values {field: str}: written is False when the same
-    record was already stored under the given id. Raises Rejected, ledger.AppendSkipped."""
-    from . import ledger, record
+    record was already stored under the given id. Raises Rejected, writer.AppendSkipped."""
+    from . import ledger, record, writer
     try:
         rec = record.build(given)
     except record.RecordError as e:
@@ -41,8 +41,8 @@ def append(given, path=None):
         raise Rejected(f"record: {len(line) - 1} bytes as a ledger line, over the record cap of "
                        f"{RECORD_MAX_TEXT}; shorten the question, answer or rationale "
                        "(the card keeps the full text; --card-ref points at it)")
-    find = (lambda fd, size: ledger.find_id(fd, size, rec["id"])) if "id" in given else None
-    found = ledger.append(path or ledger.default_path(), line, find=find)
+    find = (lambda fd, size: writer.find_id(fd, size, rec["id"])) if "id" in given else None
+    found = writer.append(path or ledger.default_path(), line, find=find)
     if found is None:
         return rec, True
     if _content(found) != _content(rec):
@@ -89,7 +89,7 @@ def append_fail_open(given, path=None, err=None):
     if missing:
         return _skipped(err, f"missing Python dependencies: {', '.join(missing)} in "
                              f"{sys.executable}; {deps.install_hint()}")
-    from . import ledger
+    from . import writer
     try:
         if _BAD in given:
             raise Rejected(given[_BAD])
@@ -98,7 +98,7 @@ def append_fail_open(given, path=None, err=None):
     except Rejected as e:
         print(f"{PREFIX}append rejected ({e})", file=err, flush=True)
         return exits.REJECTED, None
-    except ledger.AppendSkipped as e:
+    except writer.AppendSkipped as e:
         return _skipped(err, str(e))
     except deps.MissingResource:
         raise

@@ -21,7 +21,7 @@ J = "judgment_toolkit.judgment."
 COMMON = {"judgment_toolkit", "judgment_toolkit.judgment", "judgment_toolkit.output",
           "judgment_toolkit.packaged", J + "deps", J + "exits", J + "jobs", J + "ledger", J + "lines",
           "json", "json.decoder", "json.encoder", "json.scanner", "_json", "heapq", "_heapq",
-          "fcntl", "mmap", "runpy"}
+          "runpy"}
 # what each read may import on top of COMMON
 READS = {
     "search": ({J + "search"}, ["search", "--project", "shop", "--query", "queue pick"]),
