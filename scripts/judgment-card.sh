@@ -62,7 +62,8 @@ cmd_validate() {
 }
 
 cmd_record_answer() {
-  card_args "answer why project session" "json" "$@"
+  card_args "answer why project session|format" "json" "$@"
+  cli_json
   local out outcome doc rec="" rc=0
   # Step 1: the card and answer checked (an invalid one exits 1), the checkpoint posted.
   out="$(py_guarded "$TOOL: record skipped" card-answer "${POS[0]}" "${ARG[answer]}" "${ARG[why]}" \
@@ -79,7 +80,8 @@ cmd_record_answer() {
 }
 
 cmd_recall() {
-  card_args "project|rank" "" "$@"
+  card_args "project|rank format" "json" "$@"
+  cli_json  # it prints JSON either way
   local mode
   mode="$(cli_rank_mode)"
   py_exec "$TOOL" card-recall "${POS[0]}" "${ARG[project]}" "$mode"

@@ -19,7 +19,8 @@ cli_die() {
 }
 
 # cli_help COMMAND: the --help text of "judgment-ledger append", "judgment-card", ...: the
-# synopsis, where the ledger lives (for the commands that read or write it), the exit codes.
+# synopsis, then the facts shared by several commands, each kept in one file (where the
+# ledger lives, the two JSON spellings, the usage exit rule), then the exit codes.
 cli_help() {
   local text
   text="$(<"$CLI_HELP_DIR/${1// /-}.txt")"
@@ -27,6 +28,13 @@ cli_help() {
   case "$1" in
     judgment-ledger*|"judgment-card record-answer"|"judgment-card recall")
       cat "$CLI_HELP_DIR/ledger-where.txt" ;;
+  esac
+  case "$1" in
+    "judgment-ledger "*|"judgment-card record-answer"|"judgment-card recall")
+      cat "$CLI_HELP_DIR/json.txt" ;;
+  esac
+  case "$1" in
+    judgment-ledger|"judgment-ledger append") cat "$CLI_HELP_DIR/usage-exits.txt" ;;
   esac
   printf 'exit codes:%s\n' "${text#*exit codes:}"
 }
@@ -142,6 +150,17 @@ cli_parse() {
     fi
     ARG[$field]="$value"
   done
+}
+
+# cli_json: `--format json` is `--json` (scripts/lib/help/json.txt, the one place that says
+# so); any other --format is a usage error. Leaves ARG[json]=1 when JSON is asked for, and no
+# ARG[format].
+cli_json() {
+  if [[ -v "ARG[format]" ]]; then
+    [[ "${ARG[format]}" == json ]] || usage_error "format: must be json (the same as --json), not '${ARG[format]}'"
+    ARG[json]=1
+    unset 'ARG[format]'
+  fi
 }
 
 # cli_require FIELD...: a usage error for the first field not given.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Issue 9 as a user meets it: --help everywhere (stdout, exit 0, before any goal lookup),
+# The help and the writes as a user meets them: --help everywhere (stdout, exit 0, before any goal lookup),
 # usage errors 64 where no answer shares the code, --json on writes, idempotent --id.
 
 load helpers

@@ -213,3 +213,24 @@ body() { json_eval "(lambda b: $1)(loads(d['body']))" "$SERVER_DIR/request.json"
   [ "$status" -eq 64 ]
   [[ "$output" == *"unknown subcommand frobnicate"* ]]
 }
+
+@test "record-answer and recall take --json and --format json alike; render's --format stays md|html" {
+  run --separate-stderr "$CARD" record-answer "$CARD_FILE" --answer redis --why w --project demo --session s --format json
+  [ "$status" -eq 0 ]
+  [[ "$output" == '{"ledger":{"id":"'*'"harness_mem":"'*'"}' ]]
+  run --separate-stderr "$CARD" record-answer "$CARD_FILE" --answer redis --why w --project demo --session s --json
+  [[ "$output" == '{"ledger":{"id":"'*'"harness_mem":"'*'"}' ]]
+  run --separate-stderr "$CARD" recall "$CARD_FILE" --project demo
+  plain="$output"
+  run --separate-stderr "$CARD" recall "$CARD_FILE" --project demo --format json
+  [ "$status" -eq 0 ]
+  [ "$output" = "$plain" ]
+  run --separate-stderr "$CARD" recall "$CARD_FILE" --project demo --json
+  [ "$output" = "$plain" ]
+  run --separate-stderr "$CARD" recall "$CARD_FILE" --project demo --format yaml
+  [ "$status" -eq 64 ]
+  [ "$stderr" = "judgment-card: recall: format: must be json (the same as --json), not 'yaml'" ]
+  run --separate-stderr "$CARD" render "$CARD_FILE" --format json
+  [ "$status" -eq 64 ]
+  [ "$stderr" = "judgment-card: render: format: must be md or html, not 'json'" ]
+}

@@ -289,3 +289,77 @@ add() { # add PROJECT QUESTION [more flags...]
   run shellcheck -x "$ROOT"/scripts/*.sh "$ROOT"/scripts/lib/*.sh "$ROOT/scripts/ha" "$ROOT/scripts/installed/judgment-ledger"
   [ "$status" -eq 0 ]
 }
+
+@test "append refuses a record over the 4 MiB cap (exit 1, naming the cap) and writes nothing" {
+  big="$BATS_TEST_TMPDIR/big.json"
+  python3 -c 'import json,sys; json.dump({"project":"demo","question":"q"*(5<<20),"answer":"a","card_ref":"c"}, open(sys.argv[1],"w"))' "$big"
+  run --separate-stderr "$LEDGER" append --input - < "$big"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == "judgment-ledger: append rejected (record: "*" over the record cap of 4 MiB; "* ]]
+  [ ! -e "$HARNESS_JUDGMENT_LEDGER" ]
+}
+
+@test "a line over the cap is skipped by search and named by verify" {
+  add demo "Which queue first?"
+  python3 -c 'import sys; open(sys.argv[1],"a").write("{\"project\":\"demo\",\"question\":\"queue " + "x"*(5<<20) + "\"}\n")' "$HARNESS_JUDGMENT_LEDGER"
+  add demo "Which queue now?"
+  run --separate-stderr "$LEDGER" search --project demo --query queue
+  [ "$status" -eq 0 ]
+  [ "${#lines[@]}" -eq 2 ]
+  run --separate-stderr "$LEDGER" verify
+  [ "$status" -eq 1 ]
+  [[ "$output" == "line 2: 524"????" bytes, longer than the record cap of 4 MiB"* ]]
+}
+
+@test "verify on a path with no ledger says so, with how the path was chosen (exit 1)" {
+  run --separate-stderr "$LEDGER" verify
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "judgment-ledger: verify: no ledger at $HARNESS_JUDGMENT_LEDGER (chosen from \$HARNESS_JUDGMENT_LEDGER; see judgment-ledger verify --help); the first append creates it" ]
+  run --separate-stderr "$LEDGER" verify --json
+  [ "$status" -eq 1 ]
+  [ "$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["ok"], d["missing"])' <<<"$output")" = "False True" ]
+}
+
+@test "list pages newest first and says the next page; show one decision; both of the project only" {
+  for n in 1 2 3; do add shop "Question $n?" --id "shop-$n"; done
+  add blog "Blog question?" --id blog-1
+  run --separate-stderr "$LEDGER" list --project shop --limit 2
+  [ "$status" -eq 0 ]
+  [ "${#lines[@]}" -eq 2 ]
+  [[ "${lines[0]}" == *"  shop-3  Question 3? → yes" ]]
+  [[ "${lines[1]}" == *"  shop-2  Question 2? → yes" ]]
+  [[ "$stderr" == "judgment-ledger: list: next page: judgment-ledger list --project shop --limit 2 --after "*Z_* ]]
+  next="${stderr##* --after }"
+  run --separate-stderr "$LEDGER" list --project shop --limit 2 --after "$next"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"  shop-1  Question 1? → yes" ]]
+  [ -z "$stderr" ]
+  run --separate-stderr "$LEDGER" show shop-2 --project shop --format json
+  [ "$status" -eq 0 ]
+  [[ "$output" == '{"id":"shop-2","project":"shop",'* ]]
+  run --separate-stderr "$LEDGER" show blog-1 --project shop
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == "judgment-ledger: show: no decision 'blog-1' in project 'shop' "* ]]
+}
+
+@test "list and show: usage errors exit 64 with the flag named; did-you-mean for a subcommand" {
+  run --separate-stderr "$LEDGER" list --project shop --limit 0
+  [ "$status" -eq 64 ]
+  [ "$stderr" = "judgment-ledger: list: limit: must be a whole number from 1 to 100, not '0'" ]
+  run --separate-stderr "$LEDGER" show --project shop
+  [ "$status" -eq 64 ]
+  [[ "$stderr" == "judgment-ledger: show: missing ID"* ]]
+  run --separate-stderr "$LEDGER" lst
+  [ "$status" -eq 64 ]
+  [ "$stderr" = "judgment-ledger: unknown subcommand lst (did you mean 'list'?); see judgment-ledger --help" ]
+  run "$LEDGER" show --help
+  [ "$status" -eq 0 ]
+  [[ "$output" == "usage: judgment-ledger show ID --project P [--json]"* ]]
+}
+
+@test "prime --json and --format json give the digest's content" {
+  add shop "Keep the nightly export?" --id e-1
+  run --separate-stderr "$LEDGER" prime --project shop --format json
+  [ "$status" -eq 0 ]
+  [[ "$output" == '{"project":"shop","decisions":[{"question":"Keep the nightly export?","answer":"yes","decided_at":"'*'","id":"e-1"}],"recall":"judgment-ledger recall --project shop --question TEXT"}' ]]
+}

@@ -3,15 +3,25 @@
 
 `append` builds and validates the record, then writes it under the ledger's lock; with a given
 id it first looks for that id under the same lock (idempotent retries). `append_fail_open`
-wraps it in the seed's fail-open rule: a rejected record is reported and refused, anything
+wraps it in the fail-open rule (Judgment Ledger v1, section 'Fail-Open'): a rejected record is reported and refused, anything
 else that goes wrong is one `append skipped (...)` line and the flow goes on. A packaged schema
 that is missing is a broken installation and is raised (deps.MissingResource), not skipped.
 """
 import sys
 
 from . import deps, exits
+from .lines import RECORD_MAX, RECORD_MAX_TEXT
 
 PREFIX = "judgment-ledger: "
+# `append --input -`: no JSON text longer than this can hold a record under the cap (a \uXXXX
+# escape, the longest spelling of one byte, is 6 bytes), so stdin is never read further.
+INPUT_MAX = 6 * RECORD_MAX + 4096
+
+
+def read_input(stream):
+    """The bytes of `append --input -`, at most INPUT_MAX + 1 of them (a longer input is
+    refused by fields_from_json without being held)."""
+    return stream.read(INPUT_MAX + 1)
 
 
 class Rejected(Exception):
@@ -20,14 +30,19 @@ class Rejected(Exception):
 
 def append(given, path=None):
     """(stored record, written) for flag values {field: str}: written is False when the same
-    record was already stored under the given id. Raises Rejected, ledger.AppendSkipped."""
-    from . import ledger, record
+    record was already stored under the given id. Raises Rejected, writer.AppendSkipped."""
+    from . import ledger, record, writer
     try:
         rec = record.build(given)
     except record.RecordError as e:
         raise Rejected(str(e)) from None
-    find = (lambda fd, size: ledger.find_id(fd, size, rec["id"])) if "id" in given else None
-    found = ledger.append(path or ledger.default_path(), record.to_line(rec), find=find)
+    line = record.to_line(rec)
+    if len(line) - 1 > RECORD_MAX:
+        raise Rejected(f"record: {len(line) - 1} bytes as a ledger line, over the record cap of "
+                       f"{RECORD_MAX_TEXT}; shorten the question, answer or rationale "
+                       "(the card keeps the full text; --card-ref points at it)")
+    find = (lambda fd, size: writer.find_id(fd, size, rec["id"])) if "id" in given else None
+    found = writer.append(path or ledger.default_path(), line, find=find)
     if found is None:
         return rec, True
     if _content(found) != _content(rec):
@@ -42,6 +57,9 @@ def fields_from_json(raw):
     {_BAD: reason}, which append_fail_open reports as a rejected record (exit 1)."""
     import json
     from . import record
+    if len(raw) > INPUT_MAX:
+        return {_BAD: f"--input: over {INPUT_MAX} bytes, so its record would be over the record "
+                      f"cap of {RECORD_MAX_TEXT}; shorten the question, answer or rationale"}
     try:
         doc = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as e:
@@ -71,7 +89,7 @@ def append_fail_open(given, path=None, err=None):
     if missing:
         return _skipped(err, f"missing Python dependencies: {', '.join(missing)} in "
                              f"{sys.executable}; {deps.install_hint()}")
-    from . import ledger
+    from . import writer
     try:
         if _BAD in given:
             raise Rejected(given[_BAD])
@@ -80,7 +98,7 @@ def append_fail_open(given, path=None, err=None):
     except Rejected as e:
         print(f"{PREFIX}append rejected ({e})", file=err, flush=True)
         return exits.REJECTED, None
-    except ledger.AppendSkipped as e:
+    except writer.AppendSkipped as e:
         return _skipped(err, str(e))
     except deps.MissingResource:
         raise

@@ -1,10 +1,9 @@
-"""The judgment command lines' flag rules, on the shared scanner (judgment_toolkit.cliargs).
+"""The judgment modules' one usage error and the flag spelling of a field.
 
-Rules: flags are `--name value` or `--name=value`; every flag may be given once; unknown flags
-and stray arguments are errors. Flag names are field names with `_` spelled `-`, so an error can
-always name the field it concerns.
+The command lines are parsed in Bash (scripts/lib/cli.sh); what is left here is what the
+Python jobs still say about a value they check themselves (the lexicon files, the rank mode):
+a UsageError names its field, and a field is spelled as a flag with `_` as `-`.
 """
-from ..cliargs import ArgError, HelpRequested, scan
 
 
 class UsageError(Exception):
@@ -15,34 +14,3 @@ class UsageError(Exception):
 
 def flag_name(field):
     return "--" + field.replace("_", "-")
-
-
-def field_name(flag):
-    return flag[2:].replace("-", "_")
-
-
-def parse(argv, fields, positionals=0, switches=()):
-    """Parse argv into (list of positionals, {field: value}) for the given flag fields; switch
-    fields given are in the dict with the value True. HelpRequested for -h/--help."""
-    try:
-        p = scan(argv, single=[flag_name(f) for f in fields],
-                 switches=[flag_name(f) for f in switches], max_positional=positionals)
-    except ArgError as e:
-        if e.kind == "unknown":
-            raise UsageError(e.name, "unknown flag") from None
-        if e.kind == "twice":
-            raise UsageError(field_name(e.name), f"{e.name} given more than once") from None
-        if e.kind == "needs_value":
-            raise UsageError(field_name(e.name), f"{e.name} needs a value") from None
-        raise UsageError(None, f"unexpected argument {e.name!r}") from None
-    if p.help:
-        raise HelpRequested()
-    values = {field_name(k): v for k, v in p.values.items()}
-    values.update((field_name(s), True) for s in p.switches)
-    return p.positional, values
-
-
-def require(values, *fields):
-    for field in fields:
-        if field not in values:
-            raise UsageError(field, f"missing {flag_name(field)}")

@@ -13,6 +13,7 @@ REJECTED = 1       # append: the record (or the command line that describes it) 
 INVALID = 1        # validate / record-answer / card recall: the card cannot be used
 UNREADABLE = 1     # search / recall: the ledger cannot be read
 BAD_LINES = 1      # verify: a line of the ledger is not a valid v1 record (or it cannot be read)
+NOT_FOUND = 1      # show: the project has no decision with that id
 USAGE = 64         # unknown subcommand or flag, missing or bad argument
 NO_DEPS = 1        # the interpreter lacks jsonschema or python-ulid (the install hint is printed)
 INTERNAL = 70      # a broken installation (a packaged schema missing) or a bug

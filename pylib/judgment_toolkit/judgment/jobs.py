@@ -56,7 +56,7 @@ def append(as_json, *pairs):
     object on stdin (no argv limit), checked exactly like the flags."""
     from . import appending
     if pairs == ("-",):
-        given = appending.fields_from_json(sys.stdin.buffer.read())
+        given = appending.fields_from_json(appending.read_input(sys.stdin.buffer))
     else:
         given = dict(zip(pairs[::2], pairs[1::2]))
     code, rec = appending.append_fail_open(given)
@@ -92,17 +92,60 @@ def recall(project, question, mode):
     return exits.OK
 
 
-def prime(project, limit):
+def prime(project, limit, as_json="0"):
     """Fail-open: an unreadable ledger is one `prime: skipped (...)` line, exit 0."""
     from . import ledger, prime as prime_mod
     try:
-        text = prime_mod.markdown(project, prime_mod.recent(ledger.default_path(), project,
-                                                            int(limit)))
+        found = prime_mod.recent(ledger.default_path(), project, int(limit))
     except prime_mod.Unreadable as e:
         _err(LEDGER, f"prime: skipped ({e})")
         return exits.OK
+    if as_json == "1":
+        output.print_json(prime_mod.as_json(project, found))
+        return exits.OK
+    text = prime_mod.markdown(project, found)
     if text:
         output.write(text)
+    return exits.OK
+
+
+def list_(project, limit, after, as_json):
+    """`list`: one page, newest first; the next page's command on stderr (text) or its
+    cursor in "next" (JSON). `after` is "" for the first page."""
+    from . import browse, ledger
+    path = ledger.default_path()
+    try:
+        found, more = browse.page(path, project, int(limit), after or None)
+    except OSError as e:
+        return _unreadable(LEDGER, "list", e)
+    if as_json == "1":
+        output.print_json({"project": project, "decisions": found, "next": more})
+    else:
+        output.write("".join(browse.summary_line(rec) + "\n" for rec in found))
+        if not found:
+            _err(LEDGER, f"list: no decision of project {project!r}"
+                         f"{' after that cursor' if after else ''} in {path}")
+    if more:
+        import shlex
+        _err(LEDGER, f"list: next page: judgment-ledger list --project {shlex.quote(project)} "
+                     f"--limit {int(limit)} --after {shlex.quote(more)}")
+    return exits.OK
+
+
+def show(rec_id, project, as_json):
+    """`show`: one decision of the project; NOT_FOUND when the project has no such id."""
+    from . import browse, ledger
+    path = ledger.default_path()
+    try:
+        rec = browse.find(path, project, rec_id)
+    except OSError as e:
+        return _unreadable(LEDGER, "show", e)
+    if rec is None:
+        import shlex
+        _err(LEDGER, f"show: no decision {rec_id!r} in project {project!r} ({path}); "
+                     f"judgment-ledger list --project {shlex.quote(project)} lists its ids")
+        return exits.NOT_FOUND
+    output.write(output.dumps(rec) + "\n" if as_json == "1" else browse.details(rec))
     return exits.OK
 
 
@@ -110,7 +153,7 @@ def verify(as_json):
     if not _deps_ok(LEDGER, "verify"):
         return exits.NO_DEPS
     from . import ledger, verify as verify_mod
-    path = ledger.default_path()
+    path, how = ledger.chosen_path()
     try:
         report = verify_mod.verify(path)
     except verify_mod.Unreadable as e:
@@ -118,7 +161,13 @@ def verify(as_json):
             output.print_json({"ok": False, "records": 0, "bad": [], "error": str(e)})
         _err(LEDGER, f"verify: {e}")
         return exits.UNREADABLE
-    if as_json == "1":
+    if report.missing:
+        text = (f"no ledger at {path} (chosen {how}; see judgment-ledger verify --help); "
+                "the first append creates it")
+        if as_json == "1":
+            output.print_json(dict(report.as_json(), error=text))
+        _err(LEDGER, f"verify: {text}")
+    elif as_json == "1":
         output.print_json(report.as_json())
     else:
         output.write("".join(f"line {n}: {reason}\n" for n, reason in report.bad))
@@ -210,6 +259,7 @@ def card_answer(path, answer, why, project, session):
 
 
 JOBS = {"append": append, "search": search, "recall": recall, "prime": prime, "verify": verify,
+        "list": list_, "show": show,
         "card-validate": card_validate, "card-render": card_render, "card-recall": card_recall,
         "card-answer": card_answer}
 

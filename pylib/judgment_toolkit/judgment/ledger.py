@@ -1,34 +1,37 @@
-"""Where the ledger lives, the locked one-write append, and the streaming project-scoped read.
+"""Where the ledger lives, and the streaming project-scoped read (the writer is writer.py).
 
-No jsonschema or ulid here: search and recall import this module.
+No jsonschema or ulid here: every read imports this module.
 """
 import errno
-import fcntl
 import json
-import mmap
 import os
 import re
 import stat
-import time
 
-LOCK_TIMEOUT = 2.0
-LOCK_POLL = 0.005
+from .lines import CHUNK, Overlong, blocks  # noqa: F401 (CHUNK: the reads' chunk, as before)
+
 RELATIVE_PATH = os.path.join(".claude", "state", "judgment-ledger.jsonl")
-
-
-class AppendSkipped(Exception):
-    """An I/O failure; the append did not happen (or was rolled back) and the caller goes on."""
 
 
 def default_path(env=None, cwd=None):
     """HARNESS_JUDGMENT_LEDGER, else .claude/state/judgment-ledger.jsonl under
     HARNESS_PROJECT_ROOT, else under the git top level of cwd, else under cwd."""
+    return chosen_path(env, cwd)[0]
+
+
+def chosen_path(env=None, cwd=None):
+    """(the ledger's path, how it was chosen: the words a message names it by)."""
     env = os.environ if env is None else env
     if env.get("HARNESS_JUDGMENT_LEDGER"):
-        return env["HARNESS_JUDGMENT_LEDGER"]
+        return env["HARNESS_JUDGMENT_LEDGER"], "from $HARNESS_JUDGMENT_LEDGER"
+    if env.get("HARNESS_PROJECT_ROOT"):
+        return (os.path.join(env["HARNESS_PROJECT_ROOT"], RELATIVE_PATH),
+                "under $HARNESS_PROJECT_ROOT")
     cwd = cwd or os.getcwd()
-    root = env.get("HARNESS_PROJECT_ROOT") or git_toplevel(cwd) or cwd
-    return os.path.join(root, RELATIVE_PATH)
+    top = git_toplevel(cwd)
+    if top:
+        return os.path.join(top, RELATIVE_PATH), "under the git top level"
+    return os.path.join(cwd, RELATIVE_PATH), "under the current directory, which is in no git worktree"
 
 
 def git_toplevel(cwd):
@@ -51,64 +54,6 @@ def _is_gitfile(path):
             return f.read(8) == b"gitdir: "
     except OSError:
         return False
-
-
-def append(path, line, timeout=LOCK_TIMEOUT, fsync=True, find=None):
-    """Append one complete line (bytes ending in LF) with a single write(2) on an O_APPEND
-    descriptor while holding an exclusive flock on the ledger itself. The kernel drops the lock
-    when the holder dies, so a killed appender never leaves the ledger locked.
-
-    `find`, when given, is called under the lock with the descriptor and the ledger's size
-    (`find(fd, size)`); when it returns something other than None nothing is written and that
-    value is returned (the idempotent `--id` check). Returns None after a write.
-
-    Raises AppendSkipped naming the reason on any I/O failure and for a ledger that is not a
-    regular file (a FIFO, a device, a socket; a symlink is followed to what it names); a short
-    write is rolled back so no torn line is left behind.
-    """
-    parent = os.path.dirname(path)
-    try:
-        if parent:
-            os.makedirs(parent, exist_ok=True)
-    except FileExistsError:
-        raise AppendSkipped(f"cannot create directory {parent}: a file is in the way") from None
-    except OSError as e:
-        raise AppendSkipped(f"cannot create directory {parent}: {_reason(e)}") from None
-    try:
-        # O_NONBLOCK: opening a FIFO must not wait for a reader; fstat then refuses it.
-        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK,
-                     0o644)
-    except OSError as e:
-        raise AppendSkipped(f"cannot open {path}: {_reason(e)}") from None
-    try:
-        kind = _not_regular(os.fstat(fd).st_mode)
-        if kind:
-            raise AppendSkipped(f"{path} is not a regular file ({kind})")
-        if not _lock(fd, timeout):
-            raise AppendSkipped(f"lock on {path} not obtained within {timeout:g} s")
-        st = os.fstat(fd)
-        if find is not None:
-            found = find(fd, st.st_size)
-            if found is not None:
-                return found
-        if st.st_size and os.pread(fd, 1, st.st_size - 1) != b"\n":
-            # A line torn by someone else's crash: start ours on a fresh line, so only that
-            # fragment (skipped on read) is damaged, never our record.
-            line = b"\n" + line
-        written = os.write(fd, line)
-        if written != len(line):
-            os.ftruncate(fd, st.st_size)
-            raise AppendSkipped(f"short write to {path} ({written} of {len(line)} bytes, rolled back)")
-        if fsync:
-            try:
-                os.fsync(fd)
-            except OSError as e:
-                raise AppendSkipped(f"fsync of {path} failed after the write: {_reason(e)}") from None
-    except OSError as e:
-        raise AppendSkipped(f"cannot write {path}: {_reason(e)}") from None
-    finally:
-        os.close(fd)
-    return None
 
 
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
@@ -147,49 +92,6 @@ def open_read(path):
         raise
 
 
-def find_id(fd, size, rec_id):
-    """The first record among the first `size` bytes of fd whose id is `rec_id`, or None.
-
-    The file is mapped read-only and searched with memchr-speed finds (no copy, no chunking):
-    only lines holding the id's JSON string, or a \\u or \\/ escape that could spell it, are
-    parsed, so the check costs one pass over the bytes at memory speed.
-    """
-    if size == 0:
-        return None
-    needle = json.dumps(rec_id, ensure_ascii=False).encode("utf-8", "surrogatepass")
-    with mmap.mmap(fd, size, prot=mmap.PROT_READ) as mm:
-        for pattern in (needle,) + ESCAPES:
-            pos = mm.find(pattern)
-            while pos != -1:
-                begin = mm.rfind(b"\n", 0, pos) + 1
-                end = mm.find(b"\n", pos)
-                end = size if end == -1 else end
-                try:
-                    rec = json.loads(mm[begin:end])
-                except (ValueError, RecursionError):
-                    rec = None
-                if type(rec) is dict and rec.get("id") == rec_id:
-                    return rec
-                pos = mm.find(pattern, end)
-    return None
-
-
-def _lock(fd, timeout):
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return True
-        except BlockingIOError:
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(LOCK_POLL)
-
-
-def _reason(error):
-    return error.strerror or str(error)
-
-
 def project_needle(project):
     # surrogatepass: a project from undecodable argv bytes (\udcXX) must not crash the read;
     # its needle matches no valid UTF-8 line, and escaped lines are parsed and compared anyway.
@@ -201,7 +103,6 @@ def project_needle(project):
 ESCAPES = (b"\\u", b"\\/")
 ESCAPE_RE = re.compile(rb"\\[u/]")
 READ_FIELDS = ("id", "project", "decided_at", "question", "answer")
-CHUNK = 1 << 20
 
 
 def records(path, project, keep=None):
@@ -235,29 +136,17 @@ def records(path, project, keep=None):
 def candidate_lines(f, needle, chunk_size=CHUNK):
     """(offset, line without LF) for every line that holds `needle` or an escape.
 
-    Reads chunks: in a chunk without escapes (the normal case) only the needle's occurrences
-    are visited, so other projects' lines cost one C-speed scan and nothing more.
+    Reads through the one streaming reader (lines.blocks): in a block without escapes (the
+    normal case) only the needle's occurrences are visited, so other projects' lines cost one
+    C-speed scan and nothing more; a line over the record cap passes without being held.
     """
-    base, rest = 0, b""
-    while True:
-        chunk = f.read(chunk_size)
-        if chunk:
-            buf = rest + chunk
-            cut = buf.rfind(b"\n") + 1
-            if cut == 0:  # a line longer than a chunk: keep reading
-                rest = buf
-                continue
-        elif rest:  # the last line has no LF
-            buf, cut = rest, len(rest)
-        else:
-            return
-        yield from _scan(buf, cut, base, needle)
-        rest = buf[cut:]
-        del chunk, buf  # keep one chunk alive at a time
-        base += cut
+    for block in blocks(f, chunk_size):
+        if type(block) is not Overlong:
+            yield from _scan(*block, needle)
+        del block  # not alive while the next chunk is read
 
 
-def _scan(buf, cut, base, needle):
+def _scan(base, buf, cut, needle):
     """Candidates among the complete lines buf[:cut], in file order: the lines holding the
     needle, plus (only when the chunk has a backslash at all) the lines holding an escape."""
     found = {}  # line start -> line end
@@ -284,6 +173,34 @@ def _collect(found, buf, cut, next_hit):
 
 def has_escapes(data):
     return ESCAPES[0] in data or ESCAPES[1] in data
+
+
+_DECIDED_AT = b'"decided_at":"'
+
+
+def line_time_key(line):
+    """time_key of the line's decided_at read from its bytes, without parsing, or None when
+    the bytes cannot tell it exactly. In a line without a backslash every quote delimits a
+    string, so a single `"decided_at":"` is that key and its value ends at the next quote (a
+    nested key of that name means the record has none of its own, and is skipped anyway)."""
+    if b"\\" in line or line.count(_DECIDED_AT) != 1:
+        return None
+    start = line.index(_DECIDED_AT) + len(_DECIDED_AT)
+    end = line.find(b'"', start)
+    if end == -1:
+        return None
+    try:
+        return time_key(line[start:end].decode("ascii"))
+    except UnicodeDecodeError:
+        return None
+
+
+def could_enter(line, floor):
+    """Could a line whose newest-first key is (time key, offset) still beat `floor`, the
+    smallest such key a full top-k holds? A later line wins a tie on time, so only a line
+    whose time is certainly older is left unparsed."""
+    key = line_time_key(line)
+    return key is None or key >= floor
 
 
 _FRACTION = re.compile(r"(?<=:[0-9]{2})\.([0-9]+)")

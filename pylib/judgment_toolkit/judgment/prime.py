@@ -10,7 +10,7 @@ import heapq
 import re
 
 from . import ledger
-from .search import time_key
+from .ledger import time_key
 
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 50
@@ -24,9 +24,13 @@ class Unreadable(Exception):
 
 def recent(path, project, limit=DEFAULT_LIMIT):
     """The project's `limit` most recent records, newest first (decided_at, then the later
-    line). Memory is the heap of `limit` records plus the reader's chunk."""
+    line). Memory is the heap of `limit` records plus the reader's chunk; once the heap is
+full, a line whose decided_at (read from its bytes) is older than all of it is not parsed."""
     top = []
-    for offset, rec in _records(path, project):
+
+    def keep(line):  # a full heap's oldest: older lines are not parsed
+        return len(top) < limit or ledger.could_enter(line, top[0][0][0])
+    for offset, rec in _records(path, project, keep):
         entry = ((time_key(rec["decided_at"]), offset), rec)
         if len(top) < limit:
             heapq.heappush(top, entry)
@@ -35,10 +39,10 @@ def recent(path, project, limit=DEFAULT_LIMIT):
     return [rec for _, rec in sorted(top, key=lambda e: e[0], reverse=True)]
 
 
-def _records(path, project):
+def _records(path, project, keep=None):
     """The project's records; Unreadable when the ledger exists but cannot be read."""
     try:
-        yield from ledger.records(path, project)
+        yield from ledger.records(path, project, keep)
     except OSError as e:  # NotRegular included: a FIFO, a device or a folder is not waited on
         raise Unreadable(f"cannot read {path}: {e.strerror or e}") from None
 
@@ -50,12 +54,25 @@ def one_line(text, limit=FIELD_MAX):
     return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
 
 
-def _hint(project):
-    """The recall command for this project as a Markdown code span: the project one line,
-    quoted for the shell; a span holding a backtick is fenced with two."""
+def recall_command(project):
+    """The recall command for this project: the project one line, quoted for the shell."""
     import shlex
-    cmd = f"judgment-ledger recall --project {shlex.quote(one_line(project, 200))} --question TEXT"
+    return f"judgment-ledger recall --project {shlex.quote(one_line(project, 200))} --question TEXT"
+
+
+def _hint(project):
+    """recall_command as a Markdown code span; a span holding a backtick is fenced with two."""
+    cmd = recall_command(project)
     return f"`` {cmd} ``" if "`" in cmd else f"`{cmd}`"
+
+
+def as_json(project, records):
+    """The digest's content as one JSON document (`prime --json`): the same decisions with the
+    same fields, uncut, and the same recall command."""
+    return {"project": project,
+            "decisions": [{k: rec[k] for k in ("question", "answer", "decided_at", "id")}
+                          for rec in records],
+            "recall": recall_command(project)}
 
 
 def markdown(project, records):

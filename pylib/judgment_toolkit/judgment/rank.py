@@ -46,6 +46,7 @@ import math
 
 from . import ledger
 from .analysis import fold, needles, term, terms, words
+from .lines import RECORD_MAX
 
 WEIGHTS = {"question": 3.0, "answer": 1.0, "rationale": 1.5, "tags": 1.0}
 K1 = 1.2
@@ -158,7 +159,7 @@ def _read_back(path, project, found):
         for offset, rec_id in found:
             f.seek(offset)
             try:
-                rec = json.loads(f.readline())
+                rec = json.loads(f.readline(RECORD_MAX + 1))
             except (ValueError, RecursionError):
                 continue
             if type(rec) is dict and rec.get("project") == project and rec.get("id") == rec_id:

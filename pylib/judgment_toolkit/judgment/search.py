@@ -1,6 +1,6 @@
 """String-match ranking over one project's records, streaming with a bounded top-k.
 
-Ranking (seed, Phase 98.1): the whole query as a case-insensitive substring of the question, the
+Ranking (Judgment Ledger v1, section 'Search'): the whole query as a case-insensitive substring of the question, the
 answer, the rationale or a tag ranks first; otherwise one point per distinct whitespace token of
 2+ characters found in any of them; a record with no point is no match. Ties: newest decided_at
 first, then the later line first. An empty query lists the newest records.
@@ -44,8 +44,8 @@ def search(path, project, query, limit=MAX_LIMIT, mode=DEFAULT_MODE):
         from . import rank as relevance
         return relevance.search_records(path, project, query, limit)
     whole, tokens = parse_query(query)
-    keep = _byte_filter(tokens or [whole]) if whole else None
     top = []  # min-heap of (rank key, record); the byte offset makes every key unique
+    keep = _could_rank(whole, tokens, top, limit)
     for offset, rec in ledger.records(path, project, keep):
         key = rank(rec, whole, tokens)
         if key is None:
@@ -92,17 +92,34 @@ def _texts(rec):
         yield from (t for t in tags if type(t) is str)
 
 
-def _byte_filter(needles):
-    """keep(line): could this raw line match one of the needles? No false negatives: a needle is
-    compared in its JSON-escaped form against the case-folded line, and lines with \\u escapes
-    (which may spell any character) are always kept."""
-    escaped = [json.dumps(n, ensure_ascii=False)[1:-1] for n in needles]
+def _could_rank(whole, tokens, top, limit):
+    """keep(line): could this raw line still rank among `top` (the heap search fills)? Only
+    the lines it keeps are parsed. Never a false negative: the whole query and the tokens are
+    compared in their JSON-escaped form against the case-folded line, which holds every field
+    (so the hits found are at least the record's own: an upper bound of its rank), a line
+    with \\u escapes (which may spell any character) is always kept, and once the heap is
+    full a line is dropped only when that bound, or on a tie its decided_at read from its
+    bytes (ledger.line_time_key), is below the heap's smallest key."""
+    needle = json.dumps(whole, ensure_ascii=False)[1:-1]
+    escaped = [json.dumps(t, ensure_ascii=False)[1:-1] for t in tokens]
 
     def keep(line):
         if ledger.has_escapes(line):
             return True
-        text = line.decode("utf-8", "replace").casefold()
-        return any(n in text for n in escaped)
+        if whole:
+            text = line.decode("utf-8", "replace").casefold()
+            if needle in text:
+                bound = (True, len(tokens))
+            else:
+                bound = (False, sum(1 for t in escaped if t in text))
+                if not bound[1]:
+                    return False
+        else:
+            bound = (False, 0)
+        if len(top) < limit:
+            return True
+        floor = top[0][0]
+        if bound != floor[:2]:
+            return bound > floor[:2]
+        return ledger.could_enter(line, floor[2])
     return keep
-
-

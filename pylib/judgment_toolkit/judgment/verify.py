@@ -3,14 +3,14 @@ judgment-ledger.v1 record. Read-only: nothing is repaired, moved or rewritten.
 
 A line is valid when it is UTF-8, one strict JSON object (no repeated keys, no NaN or Infinity)
 that the judgment-ledger.v1 schema accepts, ends with LF, and carries an id no earlier line
-carries. Lines are read in chunks, so memory is one chunk, the longest line and the set of ids.
+carries, and is at most the record cap (lines.RECORD_MAX) long. Lines come from the one
+streaming reader (lines.numbered), so memory is one chunk, at most one record and the set of
+ids; an over-long line is named with its length and never held.
 """
-import io
 import json
 
 from . import ledger, schema
-
-CHUNK = 1 << 20
+from .lines import RECORD_MAX_TEXT, Overlong, numbered
 REASON_MAX = 300  # a reason quotes values from the line (schema messages): keep it readable
 
 
@@ -22,18 +22,22 @@ class Report:
     def __init__(self):
         self.records = 0
         self.bad = []  # (line number, reason)
+        self.missing = False  # no file at the path: nothing to verify, which is no pass
 
     @property
     def ok(self):
-        return not self.bad
+        return not self.bad and not self.missing
 
     def as_json(self):
-        return {"ok": self.ok, "records": self.records,
-                "bad": [{"line": n, "reason": r} for n, r in self.bad]}
+        doc = {"ok": self.ok, "records": self.records,
+               "bad": [{"line": n, "reason": r} for n, r in self.bad]}
+        if self.missing:
+            doc["missing"] = True
+        return doc
 
 
 def verify(path):
-    """A Report of the ledger at `path` (a missing ledger has 0 records and is ok);
+    """A Report of the ledger at `path` (a missing ledger: 0 records, `missing`, not ok);
     Unreadable when it exists but cannot be read or is not a regular file."""
     report = Report()
     try:
@@ -41,11 +45,12 @@ def verify(path):
     except OSError as e:  # NotRegular included: a FIFO, a device or a folder
         raise Unreadable(f"cannot read {path}: {e.strerror or e}") from None
     if raw is None:
+        report.missing = True
         return report
     seen = {}
-    with io.BufferedReader(raw, CHUNK) as f:
+    with raw as f:
         try:
-            for number, line, complete in _lines(f):
+            for number, line, complete in numbered(f):
                 reason = check_line(line, complete, number, seen)
                 if reason is None:
                     report.records += 1
@@ -58,6 +63,9 @@ def verify(path):
 
 def check_line(line, complete, number, seen):
     """None for a valid record line (its id is then added to `seen`), else the reason."""
+    if type(line) is Overlong:
+        return (f"{line.length} bytes, longer than the record cap of {RECORD_MAX_TEXT} "
+                "(not read; search, recall, list, show and prime skip it)")
     if not complete:
         return "incomplete line (no final newline; a torn write?)"
     if not line.strip():
@@ -103,12 +111,3 @@ def _no_constant(name):
 
 def _cut(reason):
     return reason if len(reason) <= REASON_MAX else reason[:REASON_MAX - 1] + "…"
-
-
-def _lines(f):
-    """(1-based line number, bytes without LF, ended by LF) for every line of the file."""
-    for number, raw in enumerate(f, 1):
-        if raw.endswith(b"\n"):
-            yield number, raw[:-1], True
-        else:
-            yield number, raw, False

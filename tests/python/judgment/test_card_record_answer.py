@@ -165,8 +165,8 @@ def test_ledger_failure_is_fail_open(tmp_path, card_path):
 
 
 def test_a_question_no_command_line_could_carry_is_recorded(tmp_path):
-    # The append is in-process now (issue 10 item 5): a NUL, valid in JSON and UTF-8, reaches
-    # the ledger; no argument list is involved.
+    # The record goes to append on stdin (--input -; docs/judgment-ledger.md, "How it works"):
+    # a NUL, valid in JSON and UTF-8, reaches the ledger; no argument list is involved.
     path = tmp_path / "card.json"
     path.write_text(json.dumps(dict(CARD, question="Null\u0000inside?")), encoding="ascii")
     env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl")
@@ -189,7 +189,7 @@ def test_a_lone_surrogate_question_is_rejected_by_the_ledger_not_a_crash(tmp_pat
 
 
 def test_a_field_over_128_kib_is_recorded(tmp_path):
-    """Issue 10 item 5: a card field larger than one argument may be (128 KiB) is recorded,
+    """A card field larger than one argument may be (128 KiB) is recorded,
     because record-answer appends in-process through the ledger command's own function."""
     big = "q" * (200 * 1024)
     path = tmp_path / "card.json"

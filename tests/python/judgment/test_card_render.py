@@ -1,4 +1,4 @@
-"""judgment-card.sh render CARD|- [--format md|html] (issue 13): Markdown and the static page."""
+"""judgment-card.sh render CARD|- [--format md|html]: Markdown and the static page."""
 import json
 import re
 

@@ -1,4 +1,4 @@
-"""judgment-card render --format html in a real headless Chromium (issue 13): at 1280x800 the
+"""judgment-card render --format html in a real headless Chromium: at 1280x800 the
 page is not blank, shows the question, fits without scrolling, and injected markup stays text.
 
 Needs Debian's chromium (`bash scripts/setup-browser.sh`). Skipped without it, except under

@@ -1,4 +1,4 @@
-"""bench/eval/blind.json (issue 14: a held-out evaluation written blind to the ranker) is
+"""bench/eval/blind.json (a held-out evaluation written blind to the ranker) is
 well-formed: same format as questions.json, every labelled id a storefront decision of
 bench/eval/ledger.jsonl, grades 1 or 2, split "blind", known kinds, at least 36 questions."""
 import json

@@ -1,4 +1,4 @@
-"""Issue 9: `append --json` prints the stored record; `--id` makes retries idempotent (same
+"""`append --json` prints the stored record; `--id` makes retries idempotent (same
 content: exit 0, no second line; other content: exit 1 naming the id, ledger unchanged);
 `record-answer --json` prints the ledger record and the harness-mem outcome."""
 import json

@@ -9,13 +9,13 @@ from judgment_toolkit.judgment import schema
 
 WORKER = """
 import sys
-from judgment_toolkit.judgment import ledger, record
+from judgment_toolkit.judgment import record, writer
 path, worker, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
 for i in range(count):
     rec = record.build({"project": "p%d" % (i % 3), "question": "q " * (i % 50 + 1),
                         "answer": "w%s-%d" % (worker, i), "card_ref": "c", "rationale": "r" * 300,
                         "tags": "w%s,n%d" % (worker, i)})
-    ledger.append(path, record.to_line(rec))
+    writer.append(path, record.to_line(rec))
 """
 
 

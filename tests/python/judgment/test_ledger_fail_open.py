@@ -53,7 +53,7 @@ def test_ledger_path_is_a_directory(tmp_path):
 
 def test_a_device_is_not_a_ledger(tmp_path):
     # /dev/full would fail the write, /dev/null and /dev/zero would swallow it: every device is
-    # refused before anything is written (issue 10 item 3).
+    # refused before anything is written (test_ledger_path_kinds.py).
     for device in ("/dev/full", "/dev/null", "/dev/zero"):
         env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=device)
         assert f"{device} is not a regular file (a character device)" in \

@@ -1,4 +1,4 @@
-"""Issue 10 item 3: a ledger path that is not a regular file. Opened without blocking and
+"""A ledger path that is not a regular file. Opened without blocking and
 refused after fstat: append stays fail-open (one `append skipped` line, exit 0, never silent),
 search, recall and card recall warn on stderr and print no results (exit 1). A symlink is
 followed to what it names (documented), so a symlink to a regular file is a ledger.

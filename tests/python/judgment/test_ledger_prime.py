@@ -1,5 +1,5 @@
-"""judgment-ledger.sh prime --project P [--limit N] (issue 13): the recent decisions injected at
-session start; fail-open like append (seed: Fail-Open)."""
+"""judgment-ledger.sh prime --project P [--limit N]: the recent decisions injected at
+session start; fail-open like append (Judgment Ledger v1, section 'Fail-Open')."""
 import os
 import subprocess
 

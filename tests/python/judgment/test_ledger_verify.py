@@ -1,5 +1,5 @@
-"""judgment-ledger.sh verify [--json] (issue 13): every line a valid judgment-ledger.v1 record
-(seed: Schema), else exit 1 naming each bad line. Read-only."""
+"""judgment-ledger.sh verify [--json]: every line a valid judgment-ledger.v1 record
+(Judgment Ledger v1, section 'Schema'), else exit 1 naming each bad line. Read-only."""
 import hashlib
 import json
 import os
@@ -22,10 +22,30 @@ def test_ledger_written_by_append_is_valid(tmp_path):
     assert json.loads(r.stdout) == {"ok": True, "records": 3, "bad": []} and r.returncode == 0
 
 
-def test_missing_ledger_is_ok_with_0_records(tmp_path):
-    r = ledger("verify", "--json", env=env_for(tmp_path, tmp_path / "none.jsonl"))
-    assert (r.returncode, json.loads(r.stdout)) == (0, {"ok": True, "records": 0, "bad": []})
-    assert not (tmp_path / "none.jsonl").exists()
+def test_missing_ledger_is_said_with_its_path_and_how_it_was_chosen(tmp_path):
+    """No file at the path is exit 1: nothing was verified, and a mistyped path must show."""
+    path = tmp_path / "none.jsonl"
+    r = ledger("verify", "--json", env=env_for(tmp_path, path))
+    doc = json.loads(r.stdout)
+    assert r.returncode == 1
+    assert {k: doc[k] for k in ("ok", "records", "bad", "missing")} == \
+        {"ok": False, "records": 0, "bad": [], "missing": True}
+    assert doc["error"].startswith(f"no ledger at {path} (chosen from $HARNESS_JUDGMENT_LEDGER")
+    r = ledger("verify", env=env_for(tmp_path, path))
+    assert (r.returncode, r.stdout) == (1, "")
+    assert r.stderr == f"judgment-ledger: verify: {doc['error']}\n"
+    assert not path.exists()
+
+
+def test_missing_ledger_under_the_git_top_level_names_that_rule(tmp_path):
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "sub").mkdir()
+    r = ledger("verify", env=hermetic_env(tmp_path), cwd=repo / "sub")
+    assert r.returncode == 1
+    assert r.stderr == (f"judgment-ledger: verify: no ledger at {repo}/.claude/state/"
+                        "judgment-ledger.jsonl (chosen under the git top level; see "
+                        "judgment-ledger verify --help); the first append creates it\n")
 
 
 def test_every_bad_line_is_named_with_its_reason(tmp_path):

@@ -1,5 +1,5 @@
-"""Issue 14, relevance ranking quality: the query-expansion lexicon (judgment.lexicon) and Korean
-particle stripping (judgment.analysis.strip_korean). The seed's contract for the read paths is kept
+"""Relevance ranking quality: the query-expansion lexicon (judgment.lexicon) and Korean
+particle stripping (judgment.analysis.strip_korean). Judgment Ledger v1's rules for the read paths are kept
 (judgment-ledger-v1, "Search" and "Recall": project scope, at most 3 results, the same output);
 docs/judgment-ledger.md "Ranking: match (default) and relevance" describes what is tested here.
 """

@@ -1,5 +1,5 @@
 """Choosing the ranking: --rank match|relevance, HARNESS_JUDGMENT_RANK, and the default mode
-unchanged byte for byte (seed judgment-ledger-v1, "Search": string-match ranking)."""
+unchanged byte for byte (Judgment Ledger v1, section 'Search': string-match ranking)."""
 import json
 import subprocess
 from pathlib import Path

@@ -1,6 +1,6 @@
 """The relevance ranking (judgment.rank; docs/judgment-ledger.md "Ranking"): words, stopwords,
 stems, field weights, BM25 statistics from the project's own records, ties, and the same
-contract as search (seed judgment-ledger-v1: project scope, max 3, output, reads that skip bad
+contract as search (Judgment Ledger v1: project scope, max 3, output, reads that skip bad
 lines)."""
 import json
 import os
