@@ -61,11 +61,8 @@ def search(path, project, query, limit=MAX_LIMIT, mode=DEFAULT_MODE):
 def parse_query(query):
     """(whole query, distinct tokens of 2+ characters), both case-folded."""
     whole = query.strip().casefold()
-    tokens = []
-    for token in query.split():
-        folded = token.casefold()
-        if len(token) >= 2 and folded not in tokens:
-            tokens.append(folded)
+    # dict keeps the first-seen order and dedups in one pass: linear in the query's size
+    tokens = list(dict.fromkeys(t.casefold() for t in query.split() if len(t) >= 2))
     return whole, tokens
 
 

@@ -60,8 +60,6 @@ def test_the_patterns_catch_each_kind_and_spare_ordinary_words():
         assert offending_lines(fine) == [], fine
 
 
-@pytest.mark.xfail(strict=True, reason="the ledger, history, kit and internals pages are cleaned "
-                   "on their own branches; the lead removes this mark once they are merged")
 def test_docs_and_code_cite_only_the_repository():
     found = [f"{rel}:{no}: {line.strip()[:160]}" for rel, text in scanned_files()
              for no, line in offending_lines(text)]
