@@ -33,28 +33,21 @@ def test_lookup_order(tmp_path):
     assert lookup(dict(env, HARNESS_PYTHON="/opt/py")) == "/opt/py"
 
 
-def test_append_without_dependencies_is_skipped_naming_them(tmp_path, nodeps_python):
+@pytest.mark.parametrize("write,skipped", [("append", "judgment-ledger: append skipped"),
+                                           ("record-answer", "judgment-card: record skipped")])
+def test_a_write_without_dependencies_is_skipped_naming_them(tmp_path, nodeps_python, write,
+                                                             skipped):
+    """Judgment Ledger v1, section 'Fail-Open': both writes of a judgment flow; an interpreter
+    without the dependencies is the installation's fault, not the caller's."""
     env = hermetic_env(tmp_path, HARNESS_PYTHON=nodeps_python, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl")
-    r = ledger(*append_args(), env=env)
+    if write == "append":
+        r = ledger(*append_args(), env=env)
+    else:
+        r = card("record-answer", str(write_card(tmp_path / "card.json")), "--answer", "redis",
+                 "--why", "w", "--project", "p", "--session", "s", env=env)
     assert r.returncode == 0 and r.stdout == ""
     [line] = r.stderr.splitlines()
-    assert line.startswith("judgment-ledger: append skipped (missing Python dependencies: "
-                           "jsonschema, python-ulid in ")
-    assert "bash scripts/setup.sh" in line
-    assert not (tmp_path / "l.jsonl").exists()
-
-
-def test_record_answer_without_dependencies_is_skipped_naming_them(tmp_path, nodeps_python):
-    """Judgment Ledger v1, section 'Fail-Open': record-answer is a write of a judgment flow;
-    an interpreter without the dependencies is the installation's fault, not the caller's."""
-    path = write_card(tmp_path / "card.json")
-    env = hermetic_env(tmp_path, HARNESS_PYTHON=nodeps_python, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl")
-    r = card("record-answer", str(path), "--answer", "redis", "--why", "w", "--project", "p",
-             "--session", "s", env=env)
-    assert r.returncode == 0 and r.stdout == ""
-    [line] = r.stderr.splitlines()
-    assert line.startswith("judgment-card: record skipped (missing Python dependencies: "
-                           "jsonschema, python-ulid in ")
+    assert line.startswith(f"{skipped} (missing Python dependencies: jsonschema, python-ulid in ")
     assert "bash scripts/setup.sh" in line
     assert not (tmp_path / "l.jsonl").exists()
 
