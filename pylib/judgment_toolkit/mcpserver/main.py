@@ -6,10 +6,12 @@ import argparse
 import importlib.util
 import sys
 
+from judgment_toolkit.judgment.lines import RECORD_MAX_TEXT
+
 NO_EXTRA = 69  # EX_UNAVAILABLE: the optional `mcp` extra is not installed
 INSTALL = "pip install 'judgment-toolkit[mcp]'  (or: pipx install 'judgment-toolkit[mcp]')"
 
-DESCRIPTION = """Serve the Judgment Ledger and the decision history over the Model Context \
+DESCRIPTION = f"""Serve the Judgment Ledger and the decision history over the Model Context \
 Protocol (stdio). Start it from an MCP client: its server configuration runs `judgment-mcp` \
 (with `--project P` to fix the project), in the folder whose git repository holds the goals.
 
@@ -30,7 +32,9 @@ level of the server's working directory (else that directory). The project is th
 a missing --project.
 History goals are found from the server's working directory, as `ha` finds them.
 A refused call is an MCP tool error carrying the CLI's message and exit code; limits are the
-CLI's (docs/mcp.md, "Limits").
+CLI's: a ledger record of at most {RECORD_MAX_TEXT}, the history's documented input
+limits, and one argument of a read within the system's command-line limit (128 KiB on
+Linux).
 
 exit codes: 0 the client closed the connection; 2 bad arguments; 69 the `mcp` extra is missing.
 """

@@ -66,12 +66,17 @@ def plan_repo(repo, tmp_path, script):
 
 
 def start_check(repo, ignoring=None):
-    """scripts/ha check, started with signal `ignoring` ignored (as nohup starts a command)."""
+    """scripts/ha check, started with the stop signals at their defaults whatever the test
+    runner inherited (a runner under nohup, or in a shell's background, ignores SIGHUP or
+    SIGINT), except signal `ignoring`, ignored as nohup starts a command."""
     env = dict(os.environ, **GIT_ENV)
-    ignore = None if ignoring is None else (lambda: signal.signal(ignoring, signal.SIG_IGN))
+
+    def dispositions():
+        for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+            signal.signal(signum, signal.SIG_IGN if signum == ignoring else signal.SIG_DFL)
     return subprocess.Popen([str(SCRIPTS / "ha"), "check", GOAL], cwd=repo, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=ignore)
+                            preexec_fn=dispositions)
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT],
