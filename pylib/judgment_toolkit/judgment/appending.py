@@ -87,8 +87,7 @@ def append_fail_open(given, path=None, err=None):
     err = err or sys.stderr
     missing = deps.missing()
     if missing:
-        return _skipped(err, f"missing Python dependencies: {', '.join(missing)} in "
-                             f"{sys.executable}; {deps.install_hint()}")
+        return _skipped(err, deps.skip_reason(missing))
     from . import writer
     try:
         if _BAD in given:

@@ -24,6 +24,12 @@ def install_hint():
             + " ".join(dict(REQUIRED, **RANKING).values()))
 
 
+def skip_reason(missing_dists):
+    """Why a fail-open write was skipped, in the one wording append and record-answer share."""
+    return (f"missing Python dependencies: {', '.join(missing_dists)} in {sys.executable}; "
+            f"{install_hint()}")
+
+
 # The packaged files are found and read in one place (judgment_toolkit.packaged); these names are
 # what the ledger modules have always imported.
 from ..packaged import MissingResource, text as packaged_text  # noqa: E402,F401

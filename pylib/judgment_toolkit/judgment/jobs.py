@@ -240,8 +240,7 @@ def card_answer(path, answer, why, project, session):
     line, which the script passes to `judgment-ledger.sh append --input -`."""
     missing = deps.missing()
     if missing:  # the installation's fault, not the caller's: skipped, like append (Fail-Open)
-        _err(CARD, f"record skipped (missing Python dependencies: {', '.join(missing)} in "
-                   f"{sys.executable}; {deps.install_hint()})")
+        _err(CARD, f"record skipped ({deps.skip_reason(missing)})")
         return exits.OK
     doc = _valid_card("record-answer", path)
     if doc is None:
