@@ -113,11 +113,11 @@ def test_command_frontmatter_and_the_required_commands():
 
 def test_settings_example_is_what_setup_writes():
     """The example is setup-claude's own output for a project with no started goal (one fact:
-    claude_setup), a settings object of permissions and hooks (hooks reference,
+    judgment_toolkit.claude.setup), a settings object of permissions and hooks (hooks reference,
     'Configuration'), the SessionStart hook on every source."""
-    from judgment_toolkit.claude_setup import dump, example_settings
+    from judgment_toolkit.claude.setup import dump, example_settings
     text = (KIT / "settings.example.json").read_text(encoding="utf-8")
-    assert text == dump(example_settings()), "regenerate it with claude_setup.example_settings()"
+    assert text == dump(example_settings()), "regenerate it with judgment_toolkit.claude.setup.example_settings()"
     settings = json.loads(text)
     assert set(settings) == {"permissions", "hooks"}
     (group,) = settings["hooks"]["SessionStart"]
@@ -366,9 +366,9 @@ def test_a_question_reaches_the_tool_unchanged(project, tmp_path, shell):
 
 def test_each_file_says_how_the_project_is_derived(tmp_path, monkeypatch):
     """Every kit file whose commands take <project> prints the rule the hooks use
-    (claude_kit.project_name); the history commands say they take none. The printed rule,
+    (judgment_toolkit.claude.kit.project_name); the history commands say they take none. The printed rule,
     rendered as Claude Code renders it and run, names the project as the hooks do."""
-    from judgment_toolkit.claude_kit import PROJECT_RULE_SH, project_name
+    from judgment_toolkit.claude.kit import PROJECT_RULE_SH, project_name
     rule = f'echo "{PROJECT_RULE_SH}"'
     for path in kit_files():
         text = path.read_text(encoding="utf-8")

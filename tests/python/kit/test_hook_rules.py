@@ -70,7 +70,7 @@ def test_a_plugin_folder_without_an_install_says_how_to_install(shop, tmp_path):
     """The plugin as /plugin install copies it (no .venv), the tools installed nowhere, the
     hooks' PATH holding only /usr/bin:/bin, whose python3 lacks the dependencies: each hook
     prints the one install line and exits 0 (with a ledger to read, too)."""
-    from judgment_toolkit.claude_kit import INSTALL_HINT
+    from judgment_toolkit.claude.kit import INSTALL_HINT
     project, home = shop
     plugin = tmp_path / "plugin"
     for part in ("scripts", "pylib", "hooks", ".claude-plugin", ".claude"):
@@ -89,7 +89,7 @@ def test_recall_context_is_a_dated_list_within_its_byte_bound(shop):
     """Hooks reference, 'PreToolUse decision control': additionalContext. Four questions, three
     long matches each: whole lines only, each with decision, rationale, date and mem_id, within
     CONTEXT_LIMIT bytes."""
-    from judgment_toolkit.claude_hooks import CONTEXT_LIMIT
+    from judgment_toolkit.claude.hooks import CONTEXT_LIMIT
     project, home = shop
     for i in range(12):
         record(project, f"Which queue backend for service {i}: Redis or Postgres? " + "long " * 60,
@@ -108,7 +108,7 @@ def test_recall_context_is_a_dated_list_within_its_byte_bound(shop):
 
 
 def test_a_hung_tool_is_killed_at_the_deadline_and_the_question_goes_ahead(shop, tmp_path):
-    """The hook's time is bounded (claude_hooks.DEADLINE, under the hooks.json timeout): a
+    """The hook's time is bounded (judgment_toolkit.claude.hooks.DEADLINE, under the hooks.json timeout): a
     judgment-ledger that never answers is killed, and the hook ends silent, exit 0."""
     project, home = shop
     hung = tmp_path / "hung"

@@ -51,7 +51,7 @@ def test_marketplace_follows_the_marketplaces_page():
 def test_hooks_file_structure_and_events():
     """Hooks reference, 'Configuration' / 'Matcher patterns': event -> [{matcher, hooks:
     [{type: command, command, timeout}]}]; SessionStart on every documented source."""
-    from judgment_toolkit.claude_setup import PLUGIN_ROOT, hook_settings
+    from judgment_toolkit.claude.setup import PLUGIN_ROOT, hook_settings
     assert set(HOOKS) == EVENTS and HOOKS == hook_settings(PLUGIN_ROOT)
     for event, groups in HOOKS.items():
         for group in groups:
@@ -158,7 +158,7 @@ def test_capture_is_opt_in_idempotent_and_keeps_the_text(shop):
     assert run_hook("PostToolUse", payload, home, project, JUDGMENT_CAPTURE="1").returncode == 0
     rec = ledger_lines(project)[-1]
     assert (rec["question"], rec["answer"], rec["rationale"]) == (tricky, "A, B", "why B")
-    from judgment_toolkit.claude_hooks import capture_id
+    from judgment_toolkit.claude.hooks import capture_id
     assert rec["id"] == capture_id("sess-1", "toolu_01", tricky) and uuid.UUID(rec["id"])
 
 
@@ -301,7 +301,7 @@ READ_COMMANDS = ["judgment-ledger recall --project p --question 'X or Y?'", "jud
 
 
 def test_no_allow_rule_matches_a_write_and_every_write_asks():
-    from judgment_toolkit.claude_setup import permission_rules
+    from judgment_toolkit.claude.setup import permission_rules
     rules = permission_rules(["docs/specs/g"])
     writes = ("append", "record-answer", " add", "ha start", "ha check")
     for cmd in WRITE_COMMANDS:

@@ -36,7 +36,7 @@ exit codes:
 def checkout_root() -> Path:
     """The plugin's own folder: $CLAUDE_PLUGIN_ROOT, else the checkout this module runs from."""
     root = os.environ.get("CLAUDE_PLUGIN_ROOT")
-    return Path(root) if root else Path(__file__).resolve().parents[2]
+    return Path(root) if root else Path(__file__).resolve().parents[3]
 
 
 def tool_path(name: str) -> str | None:
@@ -69,6 +69,7 @@ PROJECT_RULE_SH = '${JUDGMENT_PROJECT:-$(basename "${CLAUDE_PROJECT_DIR}")}'  # 
 
 
 def project_name(payload: dict) -> str:
-    """The ledger's project name, as the skill derives it: $JUDGMENT_PROJECT, else the name of
-    the project folder."""
-    return os.environ.get("JUDGMENT_PROJECT") or Path(project_dir(payload)).resolve().name
+    """The ledger's project name for the hook's project folder (judgment.project, the one
+    function every caller derives it with)."""
+    from judgment_toolkit.judgment.project import project_name as derive
+    return derive(project_dir(payload))

@@ -14,7 +14,7 @@ import sys
 import time
 import uuid
 
-from judgment_toolkit.claude_kit import (CAPTURE_ON, CAPTURE_SWITCH, INSTALL_HINT,
+from judgment_toolkit.claude.kit import (CAPTURE_ON, CAPTURE_SWITCH, INSTALL_HINT,
                                          project_dir, project_name, tool_path)
 
 DEADLINE = 5.0             # seconds for all of a hook's tool runs (hooks.json allows 10)

@@ -1,23 +1,23 @@
-"""judgment-kit's command line: `hook NAME` (the Claude Code hooks, judgment_toolkit.claude_hooks)
-and `setup-claude` (judgment_toolkit.claude_setup). Apart from claude_kit, whose lookups both
+"""judgment-kit's command line: `hook NAME` (the Claude Code hooks, judgment_toolkit.claude.hooks)
+and `setup-claude` (judgment_toolkit.claude.setup). Apart from kit, whose lookups both
 of them import, so that the import graph stays acyclic (tests/python/imports); each branch
 imports only what it runs, since a hook pays for every import on every call.
 """
 import sys
 
-from judgment_toolkit import claude_kit
+from judgment_toolkit.claude import kit
 
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["hook"]:
-        from judgment_toolkit import claude_hooks
-        return claude_hooks.run(argv[1:])
+        from judgment_toolkit.claude import hooks
+        return hooks.run(argv[1:])
     if argv[:1] == ["setup-claude"]:
-        from judgment_toolkit import claude_setup
-        return claude_setup.main(argv[1:])
+        from judgment_toolkit.claude import setup
+        return setup.main(argv[1:])
     if argv[:1] in (["-h"], ["--help"]):
-        sys.stdout.write(claude_kit.USAGE)
+        sys.stdout.write(kit.USAGE)
         return 0
     given = f"unknown command: {argv[0]}" if argv else "a command is required"
     sys.stderr.write(f"judgment-kit: {given}; see judgment-kit --help\n")

@@ -15,7 +15,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from judgment_toolkit.claude_kit import CAPTURE_ON, CAPTURE_SWITCH, INSTALL_HINT
+from judgment_toolkit.claude.kit import CAPTURE_ON, CAPTURE_SWITCH, INSTALL_HINT
 
 CAPTURE_HOOK = "ask-capture"  # runs only with the capture switch on
 HOOKS = (  # (event, matcher, hook name): the plugin's hooks/hooks.json is hook_settings() too
@@ -23,7 +23,7 @@ HOOKS = (  # (event, matcher, hook name): the plugin's hooks/hooks.json is hook_
     ("PreToolUse", "AskUserQuestion", "ask-recall"),
     ("PostToolUse", "AskUserQuestion", CAPTURE_HOOK),
 )
-HOOK_TIMEOUT = 10  # seconds; the hooks bound their own work below it (claude_hooks.DEADLINE)
+HOOK_TIMEOUT = 10  # seconds; the hooks bound their own work below it (hooks.DEADLINE)
 PLUGIN_ROOT = "${CLAUDE_PLUGIN_ROOT}"
 
 READS = (  # Bash(...) allow rules: commands that only read
@@ -75,7 +75,7 @@ def permission_rules(goals) -> dict:
 
 def checkout_scripts_root() -> str | None:
     """This checkout's folder when setup runs from one (scripts/judgment-kit beside pylib/)."""
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     return str(root) if (root / "scripts" / "judgment-kit").is_file() else None
 
 
@@ -190,7 +190,7 @@ def parse(argv):
 
 
 def main(argv) -> int:
-    from judgment_toolkit.claude_kit import USAGE
+    from judgment_toolkit.claude.kit import USAGE
     try:
         opts = parse(argv)
     except ValueError as exc:
