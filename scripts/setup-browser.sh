@@ -2,14 +2,14 @@
 # setup-browser.sh: what the browser tests need, idempotent (run after scripts/setup.sh):
 #   - Debian's `chromium` (apt-get; root or sudo), unless a chromium is on PATH or $CHROMIUM
 #     names one: tests/python/judgment/test_card_render_browser.py renders decision cards in it;
-#   - Mermaid, a pinned version from npm under node_modules/.kit (ignored by git; the `npm ci`
-#     of setup.sh, which runs only when bats is missing, removes it: run this after setup.sh):
+#   - Mermaid, a pinned version from npm under tests/node/node_modules/.kit (ignored by git; the
+#     `npm ci` of setup.sh, which runs only when bats is missing, removes it: run this after setup.sh):
 #     tests/python/history_read/test_graph_mermaid.py renders `ha history <goal> graph` with it.
 set -euo pipefail
 
 readonly MERMAID_VERSION=12.3.0
 ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd -P)"
-readonly ROOT KIT="$ROOT/node_modules/.kit"
+readonly ROOT KIT="$ROOT/tests/node/node_modules/.kit"
 
 find_chromium() {
   local c

@@ -54,14 +54,17 @@ install_shellcheck() {
   fi
 }
 
-install_bats() {
-  if [[ ! -x node_modules/bats/bin/bats ]]; then
-    npm ci --no-audit --no-fund --loglevel=error
+# The pinned npm tools of tests/node/package.json: bats-core, Claude Code and the MCP Inspector.
+install_npm_tools() {
+  if [[ ! -x tests/node/node_modules/bats/bin/bats || ! -x tests/node/node_modules/.bin/claude \
+        || ! -x tests/node/node_modules/.bin/mcp-inspector \
+        || tests/node/package-lock.json -nt tests/node/node_modules/.package-lock.json ]]; then
+    npm ci --prefix tests/node --no-audit --no-fund --loglevel=error
   fi
 }
 
 # Chromium (Debian's package) and a pinned Mermaid for the rendering tests; after install_bats,
-# whose `npm ci` would remove Mermaid's folder under node_modules.
+# whose `npm ci` would remove Mermaid's folder under tests/node/node_modules.
 install_browser() {
   bash scripts/setup-browser.sh
 }
@@ -69,7 +72,7 @@ install_browser() {
 install_test_tools() {
   install_python_test_tools
   install_shellcheck
-  install_bats
+  install_npm_tools
   install_browser
 }
 

@@ -10,7 +10,7 @@ logs="$(mktemp -d)"
 trap 'rm -rf "$logs"' EXIT
 py_status=0 bats_status=0
 .venv/bin/python -m pytest tests/python "$@" 2>&1 | tee "$logs/pytest" || py_status=$?
-node_modules/bats/bin/bats --tap -r tests/bats 2>&1 | tee "$logs/bats" || bats_status=$?
+tests/node/node_modules/bats/bin/bats --tap -r tests/bats 2>&1 | tee "$logs/bats" || bats_status=$?
 
 # pytest's closing line ("N passed, M failed, K errors in ...") and bats' TAP lines.
 count() { local n; n="$(grep -oE "[0-9]+ $1" "$logs/pytest" | tail -n 1 | cut -d' ' -f1)" || true; echo "${n:-0}"; }

@@ -22,7 +22,8 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 WIDTH, HEIGHT = 1280, 800
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # Mermaid (for the graph test), installed by scripts/setup-browser.sh beside the bats install
-MERMAID_JS = os.path.join(ROOT, "node_modules", ".kit", "node_modules", "mermaid", "dist",
+MERMAID_JS = os.path.join(ROOT, "tests", "node", "node_modules", ".kit", "node_modules", "mermaid",
+                          "dist",
                           "mermaid.min.js")
 STEP_TIMEOUT = 60.0  # a safety net against a hung browser, not a measured behaviour
 
