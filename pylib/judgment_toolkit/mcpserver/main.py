@@ -51,7 +51,8 @@ def main(argv=None):
               file=sys.stderr)
         return NO_EXTRA
     from .server import build
-    build(args.project).run("stdio")
+    from .transport import serve
+    serve(build(args.project))
     return 0
 
 
