@@ -1,6 +1,7 @@
 """The `judgment-mcp` console script: serves the ledger and history tools (server.py) over
 stdio. This module imports nothing from `mcp` until the extra is known to be installed, so the
-base install runs it to print how to install the extra (exit NO_EXTRA) instead of a traceback.
+base install runs it to say how to install the extra (exit NO_EXTRA) instead of a traceback:
+on stderr, and, to a connected client, over MCP itself (without_extra.py).
 """
 import argparse
 import importlib.util
@@ -9,7 +10,11 @@ import sys
 from judgment_toolkit.judgment.lines import RECORD_MAX_TEXT
 
 NO_EXTRA = 69  # EX_UNAVAILABLE: the optional `mcp` extra is not installed
-INSTALL = "pip install 'judgment-toolkit[mcp]'  (or: pipx install 'judgment-toolkit[mcp]')"
+# As printed, in a clone of the repository (the project is on no package index): pipx's
+# --force reinstalls over the install that lacks the extra; pip for a virtualenv.
+INSTALL = ("in a clone of the repository, run: pipx install --force '.[mcp]'  "
+           "(in a virtualenv: pip install '.[mcp]')")
+NO_EXTRA_LINE = f"judgment-mcp: the MCP server needs the optional `mcp` extra; {INSTALL}"
 
 DESCRIPTION = f"""Serve the Judgment Ledger and the decision history over the Model Context \
 Protocol (stdio). Start it from an MCP client: its server configuration runs `judgment-mcp` \
@@ -36,7 +41,8 @@ CLI's: a ledger record of at most {RECORD_MAX_TEXT}, the history's documented in
 limits, and one argument of a read within the system's command-line limit (128 KiB on
 Linux).
 
-exit codes: 0 the client closed the connection; 2 bad arguments; 69 the `mcp` extra is missing.
+exit codes: 0 the client closed the connection; 2 bad arguments; 69 the `mcp` extra is missing
+(said on stderr and, to a client, by a server whose one tool says how to install it).
 """
 
 
@@ -47,8 +53,11 @@ def main(argv=None):
                                           "(a tool's own `project` argument wins)")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     if importlib.util.find_spec("mcp") is None:
-        print(f"judgment-mcp: the MCP server needs the optional extra: {INSTALL}",
-              file=sys.stderr)
+        print(NO_EXTRA_LINE, file=sys.stderr, flush=True)
+        if not sys.stdin.isatty():  # a client: tell it too, in the protocol
+            from judgment_toolkit import version
+            from .without_extra import serve as serve_without
+            serve_without(NO_EXTRA_LINE, version())
         return NO_EXTRA
     from .server import build
     from .transport import serve

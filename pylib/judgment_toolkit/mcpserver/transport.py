@@ -2,10 +2,9 @@
 stdout and writes every reply), fed lines read here, for two things it leaves out
 (docs/mcp.md, "The wire"):
 
-- A line that is no JSON-RPC message gets the error reply JSON-RPC prescribes, with id null:
-  -32700 (parse error) for bytes that are not UTF-8 or text that is not JSON, -32600 (invalid
-  request) for JSON that is no message (a batch, `"jsonrpc": "1.0"`, a string, an object
-  without a method). The SDK drops such a line unanswered, and decodes bad bytes as U+FFFD.
+- A line that is no JSON-RPC message gets the error reply JSON-RPC prescribes, with id null
+  (wire.py). The SDK drops such a line unanswered, and decodes bytes that are not UTF-8 as
+  U+FFFD, so they are read here, as bytes.
 - When the client closes stdin, every request read so far is answered before the server
   stops (the SDK stops at once and drops the calls still running), except one the client
   cancelled (notifications/cancelled), which MCP answers with nothing.
@@ -14,7 +13,6 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import json
 import os
 import sys
 
@@ -23,35 +21,22 @@ from mcp import types
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 
-PARSE_ERROR, INVALID_REQUEST = types.PARSE_ERROR, types.INVALID_REQUEST
+from . import wire
 
 
-def refusal(line: bytes):
-    """(code, message) for a line that is not one JSON-RPC 2.0 message, else None (with the
-    text and the message). Blank lines are None with no message: nothing to answer."""
+def message(line: bytes):
+    """(the SDK's message, None) for a valid line, (None, None) for a blank one, else (None,
+    the error reply, wire.refusal)."""
     try:
         text = line.decode("utf-8")
-    except UnicodeDecodeError as e:
-        return (PARSE_ERROR, f"Parse error: the line is not UTF-8 (byte {e.start})"), None
+    except UnicodeDecodeError:
+        return None, wire.refusal(line)
     if not text.strip():
         return None, None
     try:
-        return None, types.jsonrpc_message_adapter.validate_json(text, by_name=False)
+        return types.jsonrpc_message_adapter.validate_json(text, by_name=False), None
     except ValueError:
-        pass  # tell which of JSON-RPC's two errors it is, on this failing path only
-    try:
-        data = json.loads(text)
-    except ValueError as e:
-        return (PARSE_ERROR, f"Parse error: {e}"), None
-    if isinstance(data, list):
-        why = "a batch (an array); send one message per line"
-    elif not isinstance(data, dict):
-        why = f"a JSON {type(data).__name__}, not an object"
-    elif data.get("jsonrpc") != "2.0":
-        why = 'not "jsonrpc": "2.0"'
-    else:
-        why = "not a request, a notification or a response of MCP"
-    return (INVALID_REQUEST, f"Invalid Request: {why}"), None
+        return None, wire.refusal(line)
 
 
 class _Pending:
@@ -135,13 +120,11 @@ class _Lines:
     async def __aiter__(self):
         await self.ready.wait()
         async for line in self.wire:
-            refused, message = refusal(line)
+            parsed, refused = message(line)
             if refused:
-                code, text = refused
-                await self.replies.send(SessionMessage(types.JSONRPCError(
-                    jsonrpc="2.0", id=None, error=types.ErrorData(code=code, message=text))))
-            elif message is not None:
-                self.pending.read(message)
+                await self.replies.send(SessionMessage(types.JSONRPCError.model_validate(refused)))
+            elif parsed is not None:
+                self.pending.read(parsed)
                 yield line.decode("utf-8")
         await self.pending.drained()
 
