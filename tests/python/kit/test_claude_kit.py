@@ -19,7 +19,7 @@ import pytest
 
 from conftest import GIT_ENV, ROOT, SCRIPTS, ha
 
-KIT = ROOT / ".claude"
+KIT = ROOT / "plugin"  # the plugin's skill and commands, the one copy
 SCRIPT_FOR = {"judgment-ledger": "judgment-ledger.sh", "judgment-card": "judgment-card.sh",
               "ha": "ha", "judgment-kit": "judgment-kit"}
 CARD = {"question": "Use Redis or Postgres for the job queue?",
@@ -84,7 +84,7 @@ def kit_files():
 
 def test_skill_frontmatter():
     skills = sorted(KIT.glob("skills/*/SKILL.md"))
-    assert skills, "no skill in .claude/skills"
+    assert skills, "no skill in plugin/skills"
     for path in skills:
         meta, body = frontmatter(path.read_text(encoding="utf-8"))
         assert set(meta) == {"name", "description", "when_to_use"}, path
