@@ -33,8 +33,8 @@ tools:
 project and ledger: exactly as for the CLI. The ledger is HARNESS_JUDGMENT_LEDGER when set,
 else .claude/state/judgment-ledger.jsonl under HARNESS_PROJECT_ROOT, else under the git top
 level of the server's working directory (else that directory). The project is the tool's
-`project` argument, else --project; with neither, a ledger tool is refused as the CLI refuses
-a missing --project.
+`project` argument, else --project, else the name the Claude Code hooks give the project
+($JUDGMENT_PROJECT, else derived from $CLAUDE_PROJECT_DIR, else from the working directory).
 History goals are found from the server's working directory, as `ha` finds them.
 A refused call is an MCP tool error carrying the CLI's message and exit code; limits are the
 CLI's: a ledger record of at most {RECORD_MAX_TEXT}, the history's documented input
@@ -49,8 +49,9 @@ exit codes: 0 the client closed the connection; 2 bad arguments; 69 the `mcp` ex
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="judgment-mcp", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--project", help="default project of the ledger tools "
-                                          "(a tool's own `project` argument wins)")
+    parser.add_argument("--project", help="default project of the ledger tools (a tool's own "
+                                          "`project` argument wins; without either, the "
+                                          "project is derived as the hooks derive it)")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     if importlib.util.find_spec("mcp") is None:
         print(NO_EXTRA_LINE, file=sys.stderr, flush=True)
