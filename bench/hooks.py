@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-HOOKS = json.loads((ROOT / "hooks" / "hooks.json").read_text())["hooks"]
+HOOKS = json.loads((ROOT / "plugin" / "hooks" / "hooks.json").read_text())["hooks"]
 
 
 def timed(argv, data, env, cwd, runs):
@@ -42,7 +42,7 @@ def main():
                 f.write(json.dumps({"id": f"id-{i}", "project": "shop", "decided_at": "2026-01-01T00:00:00Z",
                                     "question": f"Use Redis or Postgres for queue {i}?", "answer": "postgres",
                                     "rationale": "one less service", "card_ref": "c", "tags": []}) + "\n")
-        env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "CLAUDE_PLUGIN_ROOT": str(ROOT),
+        env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "CLAUDE_PLUGIN_ROOT": str(ROOT / "plugin"),
                "CLAUDE_PROJECT_DIR": str(project)}
         ask = {"session_id": "s", "cwd": str(project), "tool_name": "AskUserQuestion", "tool_use_id": "t",
                "tool_input": {"questions": [{"question": "Redis or Postgres for the queue?", "header": "Q",

@@ -100,9 +100,9 @@ JSON
   [ "$status" -eq 65 ]
 }
 
-# hook_command EVENT: the command hooks/hooks.json gives EVENT, as Claude Code runs it.
+# hook_command EVENT: the command plugin/hooks/hooks.json gives EVENT, as Claude Code runs it.
 hook_command() {
-  json_eval "d['hooks']['$1'][0]['hooks'][0]['command']" "$ROOT/hooks/hooks.json"
+  json_eval "d['hooks']['$1'][0]['hooks'][0]['command']" "$ROOT/plugin/hooks/hooks.json"
 }
 
 # run_hook EVENT [VAR=VALUE...]: that command under `env -i` with the minimal PATH, an
@@ -114,7 +114,7 @@ run_hook() {
   mkdir -p "$BATS_TEST_TMPDIR/home" "$BATS_TEST_TMPDIR/shop"
   printf '%s' '{"session_id":"s","tool_use_id":"t","cwd":"'"$BATS_TEST_TMPDIR/shop"'","tool_name":"AskUserQuestion","tool_input":{"questions":[{"question":"Redis or Postgres?","header":"Q","options":[{"label":"Redis"},{"label":"Postgres"}]}]},"tool_response":{"answers":{"Redis or Postgres?":"Redis"}}}' >"$BATS_TEST_TMPDIR/payload.json"
   run --separate-stderr env -i PATH=/usr/bin:/bin HOME="$BATS_TEST_TMPDIR/home" \
-    CLAUDE_PLUGIN_ROOT="$ROOT" CLAUDE_PROJECT_DIR="$BATS_TEST_TMPDIR/shop" "$@" \
+    CLAUDE_PLUGIN_ROOT="$ROOT/plugin" CLAUDE_PROJECT_DIR="$BATS_TEST_TMPDIR/shop" "$@" \
     sh -c "$cmd" <"$BATS_TEST_TMPDIR/payload.json"
 }
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from judgment_toolkit.claude.kit import CAPTURE_ON, CAPTURE_SWITCH, INSTALL_HINT
 
 CAPTURE_HOOK = "ask-capture"  # runs only with the capture switch on
-HOOKS = (  # (event, matcher, hook name): the plugin's hooks/hooks.json is hook_settings() too
+HOOKS = (  # (event, matcher, hook name): the plugin's plugin/hooks/hooks.json is hook_settings() too
     ("SessionStart", "startup|resume|clear|compact|fork", "session-start"),
     ("PreToolUse", "AskUserQuestion", "ask-recall"),
     ("PostToolUse", "AskUserQuestion", CAPTURE_HOOK),

@@ -7,10 +7,15 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any, Optional
+import os
+from typing import Annotated, Any, Optional
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent
+from pydantic import ConfigDict, Field, with_config
+from typing_extensions import TypedDict
+
+from judgment_toolkit import version
 
 from . import backend
 
@@ -28,6 +33,36 @@ def _flags(**pairs) -> list[str]:
             if v is not None:
                 argv += [f"--{name.replace('_', '-')}", str(v)]
     return argv
+
+
+# An error result's structured content, {"exit_code": N, "error": line}, matches the tool's
+# declared output schema: a client that checks results against it (the MCP Inspector does, for
+# error results too) shows the CLI's message instead of a schema violation. Tools returning an
+# object declare any object; the others declare one of the two shapes (docs/mcp.md, "Tools").
+ONE_OF_TWO = ConfigDict(json_schema_extra={"anyOf": [{"required": ["result"]},
+                                                     {"required": ["exit_code", "error"]}]})
+
+
+@with_config(ONE_OF_TWO)
+class Records(TypedDict, total=False):
+    """{"result": the records} or, refused, {"exit_code": N, "error": line}."""
+    result: list[dict[str, Any]]
+    exit_code: int
+    error: str
+
+
+@with_config(ONE_OF_TWO)
+class Digest(TypedDict, total=False):
+    """{"result": the Markdown digest} or, refused, {"exit_code": N, "error": line}."""
+    result: str
+    exit_code: int
+    error: str
+
+
+Project = Annotated[Optional[str], Field(description=(
+    "The ledger's project. Default: the server's --project, else the name the hooks give the "
+    "Claude Code project: $JUDGMENT_PROJECT, else derived from the project folder "
+    "($CLAUDE_PROJECT_DIR, else the server's working directory)."))]
 
 
 class Refused(Exception):
@@ -63,7 +98,15 @@ def _tool(fn):
 
 
 def _project(project):
-    return project if project is not None else settings["project"]
+    """The tool's `project`, else --project, else the project the hooks name
+    (judgment.project.project_name, the one rule; docs/claude-kit.md, "The skill and the
+    commands") for $CLAUDE_PROJECT_DIR, else for this server's working directory."""
+    if project is not None:
+        return project
+    if settings["project"] is not None:
+        return settings["project"]
+    from judgment_toolkit.judgment.project import project_name
+    return project_name(os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
 
 
 UNRANKED = object()  # a read without a ranking mode (prime)
@@ -92,19 +135,19 @@ def _read(job, argv, values, *, project, rank=UNRANKED, limit=None, max_limit=No
     return _checked(backend.ledger(argv) if via_script else backend.ledger_job(job, *values))
 
 
-def recall_judgments(question: str, project: Optional[str] = None,
-                     rank: Optional[str] = None) -> list[dict[str, Any]]:
+def recall_judgments(question: str, project: Project = None,
+                     rank: Optional[str] = None) -> Records:
     """Past human judgments that answer `question` in this project: the recall array of
     `judgment-ledger recall` (best first; empty when nothing matches). Call it before asking
     the human a question they may have answered already. `rank`: match (default) or relevance."""
     project = _project(project)
     o = _read("recall", ["recall", *_flags(project=project, question=question, rank=rank)],
               (project, question), project=project, rank=rank)
-    return json.loads(o.out)
+    return {"result": json.loads(o.out)}
 
 
-def search_judgments(query: str, project: Optional[str] = None, limit: Optional[int] = None,
-                     rank: Optional[str] = None) -> list[dict[str, Any]]:
+def search_judgments(query: str, project: Project = None, limit: Optional[int] = None,
+                     rank: Optional[str] = None) -> Records:
     """Ledger records of this project matching `query` (words; all must match), as
     `judgment-ledger search` prints them, newest first, at most `limit`."""
     from judgment_toolkit.judgment.search import MAX_LIMIT
@@ -112,12 +155,12 @@ def search_judgments(query: str, project: Optional[str] = None, limit: Optional[
     o = _read("search", ["search", *_flags(project=project, query=query, limit=limit, rank=rank)],
               (project, query, str(MAX_LIMIT if limit is None else limit)), project=project,
               rank=rank, limit=limit, max_limit=MAX_LIMIT)
-    return [json.loads(line) for line in o.out.splitlines() if line]
+    return {"result": [json.loads(line) for line in o.out.splitlines() if line]}
 
 
 def record_judgment(question: str, answer: str, card_ref: str, rationale: Optional[str] = None,
                     tags: Optional[str] = None, id: Optional[str] = None,
-                    project: Optional[str] = None) -> dict[str, Any]:
+                    project: Project = None) -> dict[str, Any]:
     """Append one human judgment (the human's answer to `question`) to the ledger through
     `judgment-ledger append`; returns {"stored": record}. Fail-open: when the ledger cannot be
     written the result is {"skipped": reason} and nothing is raised. `tags`: comma-separated.
@@ -133,7 +176,7 @@ def record_judgment(question: str, answer: str, card_ref: str, rationale: Option
     return {"skipped": o.err.strip()}
 
 
-def prime(project: Optional[str] = None, limit: Optional[int] = None) -> str:
+def prime(project: Project = None, limit: Optional[int] = None) -> Digest:
     """The Markdown digest of this project's most recent judgments that `judgment-ledger prime`
     prints at the start of a session (empty when there are none)."""
     from judgment_toolkit.judgment import prime as digest
@@ -141,7 +184,7 @@ def prime(project: Optional[str] = None, limit: Optional[int] = None) -> str:
     o = _read("prime", ["prime", *_flags(project=project, limit=limit)],
               (project, str(digest.DEFAULT_LIMIT if limit is None else limit)), project=project,
               limit=limit, max_limit=digest.MAX_LIMIT)
-    return o.out
+    return {"result": o.out}
 
 
 def _view(goal, view, flags) -> dict[str, Any]:
@@ -197,7 +240,7 @@ TOOLS = (recall_judgments, search_judgments, record_judgment, prime, history_cur
 
 def build(project: Optional[str] = None) -> MCPServer:
     settings["project"] = project
-    server = MCPServer("judgment-toolkit", instructions=INSTRUCTIONS)
+    server = MCPServer("judgment-toolkit", instructions=INSTRUCTIONS, version=version())
     for fn in TOOLS:
         server.add_tool(_tool(fn), structured_output=True)
     return server

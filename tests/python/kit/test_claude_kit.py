@@ -19,7 +19,8 @@ import pytest
 
 from conftest import GIT_ENV, ROOT, SCRIPTS, ha
 
-KIT = ROOT / ".claude"
+KIT = ROOT / "plugin"  # the plugin's skill and commands, the one copy
+SETTINGS = ROOT / ".claude"  # the example settings and the ledger's default folder
 SCRIPT_FOR = {"judgment-ledger": "judgment-ledger.sh", "judgment-card": "judgment-card.sh",
               "ha": "ha", "judgment-kit": "judgment-kit"}
 CARD = {"question": "Use Redis or Postgres for the job queue?",
@@ -84,7 +85,7 @@ def kit_files():
 
 def test_skill_frontmatter():
     skills = sorted(KIT.glob("skills/*/SKILL.md"))
-    assert skills, "no skill in .claude/skills"
+    assert skills, "no skill in plugin/skills"
     for path in skills:
         meta, body = frontmatter(path.read_text(encoding="utf-8"))
         assert set(meta) == {"name", "description", "when_to_use"}, path
@@ -116,7 +117,7 @@ def test_settings_example_is_what_setup_writes():
     judgment_toolkit.claude.setup), a settings object of permissions and hooks (hooks reference,
     'Configuration'), the SessionStart hook on every source."""
     from judgment_toolkit.claude.setup import dump, example_settings
-    text = (KIT / "settings.example.json").read_text(encoding="utf-8")
+    text = (SETTINGS / "settings.example.json").read_text(encoding="utf-8")
     assert text == dump(example_settings()), "regenerate it with judgment_toolkit.claude.setup.example_settings()"
     settings = json.loads(text)
     assert set(settings) == {"permissions", "hooks"}
@@ -124,8 +125,8 @@ def test_settings_example_is_what_setup_writes():
     assert set(group["matcher"].split("|")) == {"startup", "resume", "clear", "compact", "fork"}
     (hook,) = group["hooks"]
     assert hook["type"] == "command" and "judgment-kit hook session-start" in hook["command"]
-    assert not (KIT / "settings.json").exists()  # an example, not active settings
-    assert (KIT / "state" / ".gitkeep").exists()
+    assert not (SETTINGS / "settings.json").exists()  # an example, not active settings
+    assert (SETTINGS / "state" / ".gitkeep").exists()
 
 
 # -- every command the kit names exists and runs ----------------------------------------------
@@ -288,7 +289,7 @@ def test_every_command_the_kit_names_exists_and_runs(project):
 
 
 def test_the_session_start_hook_primes_the_session(project):
-    settings = json.loads((KIT / "settings.example.json").read_text(encoding="utf-8"))
+    settings = json.loads((SETTINGS / "settings.example.json").read_text(encoding="utf-8"))
     command = settings["hooks"]["SessionStart"][0]["hooks"][0]["command"]
     elsewhere = project["repo"].parent  # Claude Code may start the hook from another folder
     env = dict(project["env"], CLAUDE_PROJECT_DIR=str(project["repo"]))

@@ -14,7 +14,8 @@ import sys
 import pytest
 
 from conftest import ROOT
-from kit.test_plugin import QUESTION, ask_payload, command, ledger_lines, run_hook, shop  # noqa: F401
+from kit.test_plugin import (PLUGIN_DIR, QUESTION, ask_payload, command, ledger_lines,  # noqa: F401
+                             run_hook, shop)
 
 LEDGER = ROOT / "scripts" / "judgment-ledger.sh"
 
@@ -44,7 +45,7 @@ def test_tools_are_found_on_path_then_local_bin_then_the_plugin_folder(shop, tmp
     def session_start(path):
         if log.exists():
             log.unlink()
-        env = {"PATH": path, "HOME": str(home), "CLAUDE_PLUGIN_ROOT": str(ROOT),
+        env = {"PATH": path, "HOME": str(home), "CLAUDE_PLUGIN_ROOT": str(PLUGIN_DIR),
                "CLAUDE_PROJECT_DIR": str(project)}
         r = subprocess.run(["env", "-i", *[f"{k}={v}" for k, v in env.items()], "sh", "-c",
                             command("SessionStart")], input='{"source": "startup"}',
@@ -67,14 +68,15 @@ def bare_python_without_dependencies():
 @pytest.mark.skipif(not bare_python_without_dependencies(),
                     reason="needs a /usr/bin/python3 without the toolkit's dependencies")
 def test_a_plugin_folder_without_an_install_says_how_to_install(shop, tmp_path):
-    """The plugin as /plugin install copies it (no .venv), the tools installed nowhere, the
+    """The plugin as /plugin install copies it (its folder, links to the rest of the repository
+    followed: plugins reference, "Share files within a marketplace with symlinks"; no .venv),
+    the tools installed nowhere, the
     hooks' PATH holding only /usr/bin:/bin, whose python3 lacks the dependencies: each hook
     prints the one install line and exits 0 (with a ledger to read, too)."""
     from judgment_toolkit.claude.kit import INSTALL_HINT
     project, home = shop
     plugin = tmp_path / "plugin"
-    for part in ("scripts", "pylib", "hooks", ".claude-plugin", ".claude"):
-        shutil.copytree(ROOT / part, plugin / part, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(PLUGIN_DIR, plugin, symlinks=False, ignore=shutil.ignore_patterns("__pycache__"))
     for with_ledger in (False, True):
         if with_ledger:
             record(project, "Use Redis or Postgres for the job queue?", "postgres")
@@ -116,7 +118,7 @@ def test_a_hung_tool_is_killed_at_the_deadline_and_the_question_goes_ahead(shop,
     pid_file = tmp_path / "pid"
     (hung / "judgment-ledger").write_text(f'#!/bin/sh\necho $$ > "{pid_file}"\nexec sleep 300\n')
     (hung / "judgment-ledger").chmod(0o755)
-    env = {"PATH": f"{hung}:/usr/bin:/bin", "HOME": str(home), "CLAUDE_PLUGIN_ROOT": str(ROOT),
+    env = {"PATH": f"{hung}:/usr/bin:/bin", "HOME": str(home), "CLAUDE_PLUGIN_ROOT": str(PLUGIN_DIR),
            "CLAUDE_PROJECT_DIR": str(project)}
     r = subprocess.run(["env", "-i", *[f"{k}={v}" for k, v in env.items()], "sh", "-c",
                         command("PreToolUse")], input=json.dumps(ask_payload("PreToolUse", project)),

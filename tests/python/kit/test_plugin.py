@@ -13,9 +13,10 @@ import pytest
 
 from conftest import ROOT
 
-PLUGIN = json.loads((ROOT / ".claude-plugin" / "plugin.json").read_text())
+PLUGIN_DIR = ROOT / "plugin"  # the marketplace's one plugin source (docs/claude-kit.md)
+PLUGIN = json.loads((PLUGIN_DIR / ".claude-plugin" / "plugin.json").read_text())
 MARKET = json.loads((ROOT / ".claude-plugin" / "marketplace.json").read_text())
-HOOKS = json.loads((ROOT / "hooks" / "hooks.json").read_text())["hooks"]
+HOOKS = json.loads((PLUGIN_DIR / "hooks" / "hooks.json").read_text())["hooks"]
 KEBAB = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 EVENTS = {"SessionStart", "PreToolUse", "PostToolUse"}  # hooks reference, "Hook events" (subset used)
 QUESTION = "Which queue backend: Redis or Postgres?"
@@ -27,15 +28,19 @@ def pyproject_version():
 
 
 def test_plugin_manifest_follows_the_plugins_reference():
-    """Plugins reference, 'Required fields', 'Component path fields', 'Path behavior rules'."""
+    """Plugins reference, 'Required fields', 'Component path fields', 'Path behavior rules':
+    the default folders (skills/, commands/, hooks/hooks.json, .mcp.json) as regular files, so
+    `claude plugin validate --strict` reads them (it reads no symlinked component)."""
     assert KEBAB.fullmatch(PLUGIN["name"]) and PLUGIN["version"] == pyproject_version()
     assert isinstance(PLUGIN["keywords"], list) and isinstance(PLUGIN["author"]["name"], str)
-    for field in ("skills", "commands"):
-        path = PLUGIN[field]
-        assert path.startswith("./") and ".." not in path and (ROOT / path).is_dir(), field
-    assert "hooks" not in PLUGIN  # hooks/hooks.json is loaded by default; naming it loads it twice
-    assert list((ROOT / ".claude" / "skills").glob("*/SKILL.md"))
-    assert not (ROOT / "skills").exists() and not (ROOT / "commands").exists()  # one copy
+    for field in ("skills", "commands", "hooks", "mcpServers"):
+        assert field not in PLUGIN, field  # the default location; naming it loads it twice
+    for part in ("skills", "commands", "hooks", "hooks/hooks.json", ".mcp.json"):
+        assert not (PLUGIN_DIR / part).is_symlink(), part
+    assert list((PLUGIN_DIR / "skills").glob("*/SKILL.md"))
+    for elsewhere in (ROOT / "skills", ROOT / "commands", ROOT / ".claude" / "skills",
+                      ROOT / ".claude" / "commands", ROOT / "hooks", ROOT / ".mcp.json"):
+        assert not elsewhere.exists(), elsewhere  # one copy, in the plugin's folder
 
 
 def test_marketplace_follows_the_marketplaces_page():
@@ -43,7 +48,7 @@ def test_marketplace_follows_the_marketplaces_page():
     entries' and 'Relative paths' (./ from the marketplace root, no ..)."""
     assert KEBAB.fullmatch(MARKET["name"]) and MARKET["owner"]["name"]
     (entry,) = MARKET["plugins"]
-    assert entry["name"] == PLUGIN["name"] and entry["source"] == "./"
+    assert entry["name"] == PLUGIN["name"] and entry["source"] == "./plugin"
     assert (ROOT / entry["source"] / ".claude-plugin" / "plugin.json").is_file()
     assert "version" not in entry  # plugin.json's version is the one fact
 
@@ -69,7 +74,7 @@ def command(event):
     return HOOKS[event][0]["hooks"][0]["command"]
 
 
-def run_hook(event, payload, home, project, root=ROOT, **extra):
+def run_hook(event, payload, home, project, root=PLUGIN_DIR, **extra):
     env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "CLAUDE_PLUGIN_ROOT": str(root),
            "CLAUDE_PROJECT_DIR": str(project), **extra}
     data = payload if isinstance(payload, str) else json.dumps(payload)
@@ -176,7 +181,7 @@ def test_capture_off_starts_no_python(shop, tmp_path):
     payload = ask_payload("PostToolUse", project, tool_response={"answers": {QUESTION: "Postgres"}})
 
     def capture(**switch):
-        env = {"PATH": f"{counted}:/usr/bin:/bin", "HOME": str(home), "CLAUDE_PLUGIN_ROOT": str(ROOT),
+        env = {"PATH": f"{counted}:/usr/bin:/bin", "HOME": str(home), "CLAUDE_PLUGIN_ROOT": str(PLUGIN_DIR),
                "CLAUDE_PROJECT_DIR": str(project), **switch}
         return subprocess.run(["env", "-i", *[f"{k}={v}" for k, v in env.items()], "sh", "-c",
                                command("PostToolUse")], input=json.dumps(payload), capture_output=True,

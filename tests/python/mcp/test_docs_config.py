@@ -21,8 +21,8 @@ def servers():
     return found
 
 
-def test_repo_mcp_json_is_the_documented_snippet():
-    assert json.loads((ROOT / ".mcp.json").read_text()) == snippets("json")[0]
+def test_the_plugins_mcp_json_is_the_documented_snippet():
+    assert json.loads((ROOT / "plugin" / ".mcp.json").read_text()) == snippets("json")[0]
 
 
 def test_every_documented_config_starts_a_server_listing_the_tools(tmp_path):
@@ -90,11 +90,12 @@ def test_a_bad_server_argument_exits_with_the_documented_code():
         assert word in help_text
 
 
-def test_the_plugin_takes_its_mcp_server_from_the_root_mcp_json():
-    """The plugin's root is the repository's, and plugin.json declares no servers of its own,
-    so the root .mcp.json is the plugin's one MCP configuration."""
+def test_the_plugin_takes_its_mcp_server_from_its_mcp_json():
+    """The marketplace's plugin is plugin/, and plugin.json declares no servers of its own,
+    so plugin/.mcp.json is the plugin's one MCP configuration."""
     market = json.loads((ROOT / ".claude-plugin" / "marketplace.json").read_text())
-    assert [p["source"] for p in market["plugins"]] == ["./"]
-    plugin = json.loads((ROOT / ".claude-plugin" / "plugin.json").read_text())
+    assert [p["source"] for p in market["plugins"]] == ["./plugin"]
+    plugin = json.loads((ROOT / "plugin" / ".claude-plugin" / "plugin.json").read_text())
     assert "mcpServers" not in plugin
-    assert "judgment-toolkit" in json.loads((ROOT / ".mcp.json").read_text())["mcpServers"]
+    config = json.loads((ROOT / "plugin" / ".mcp.json").read_text())
+    assert "judgment-toolkit" in config["mcpServers"]

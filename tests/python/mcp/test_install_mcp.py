@@ -4,6 +4,8 @@ extra in a fresh venv, driven by the SDK's stdio client from a folder outside th
 tools answer as that venv's own CLI on the same ledger. The wheel is built as
 tests/python/install/test_install.py builds it (its fixtures and helpers, reused)."""
 import json
+import shlex
+import subprocess
 import sys
 from pathlib import Path
 
@@ -12,6 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "install"))
 from test_install import make_venv, sh, source, user_env, wheel  # noqa: E402,F401  (fixtures)
 from helpers_mcp import error_text, session, structured  # noqa: E402
+from judgment_toolkit.mcpserver.main import INSTALL, NO_EXTRA_LINE  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -33,9 +36,10 @@ def test_base_install_has_no_mcp_and_judgment_mcp_says_how_to_install(base_venv,
     r = sh(base_venv / "python", "-c", "import importlib.util as u; print(u.find_spec('mcp'))",
            env=env, cwd=tmp_path)
     assert r.stdout.strip() == "None"
-    r = sh(base_venv / "judgment-mcp", check=False, env=env, cwd=tmp_path)
+    r = sh(base_venv / "judgment-mcp", check=False, env=env, cwd=tmp_path,
+           stdin=subprocess.DEVNULL)
     assert r.returncode == 69 and r.stdout == ""
-    assert r.stderr.count("\n") == 1 and "pip install 'judgment-toolkit[mcp]'" in r.stderr
+    assert r.stderr == NO_EXTRA_LINE + "\n" and "pipx install --force '.[mcp]'" in r.stderr
     r = sh(base_venv / "judgment-mcp", "--help", env=env, cwd=tmp_path)
     assert r.stdout.startswith("usage: judgment-mcp") and "HARNESS_JUDGMENT_LEDGER" in r.stdout
 
@@ -63,13 +67,22 @@ def test_installed_server_answers_as_the_installed_cli(mcp_venv, tmp_path):
     assert want.returncode == 64 and error_text(refused) == want.stderr.strip()
 
 
-def test_pipx_install_with_the_extra_gives_a_serving_judgment_mcp(wheel, tmp_path):
+def test_the_install_hint_works_as_printed(source, tmp_path):
+    """docs/mcp.md, "Without the extra": `pipx install .` in a clone (the plugin's documented
+    install) gives a judgment-mcp that a client connects to and that names the command to run;
+    that command, run as printed in the clone, gives the full server."""
     pipx = Path(sys.executable).parent / "pipx"
     env = user_env(tmp_path, PIPX_HOME=tmp_path / "pipx-home", PIPX_BIN_DIR=tmp_path / "bin",
                    PIPX_MAN_DIR=tmp_path / "man", PIPX_DEFAULT_PYTHON=sys.executable)
-    sh(pipx, "install", f"{wheel}[mcp]", env=env, cwd=tmp_path)
+    sh(pipx, "install", ".", env=env, cwd=source)
+    server = str(tmp_path / "bin" / "judgment-mcp")
+    tools, (told,) = session([("how_to_install_the_mcp_extra", {})], cwd=tmp_path,
+                             ledger=tmp_path / "ledger.jsonl", command=server)
+    assert [t.name for t in tools.tools] == ["how_to_install_the_mcp_extra"]
+    assert told.is_error and told.content[0].text == NO_EXTRA_LINE
+    command = INSTALL.split("run: ", 1)[1].split("  (", 1)[0]
+    assert command == "pipx install --force '.[mcp]'" and command in told.content[0].text
+    sh(pipx, *shlex.split(command)[1:], env=env, cwd=source)
     tools, (prime,) = session([("prime", {"project": "shop"})], cwd=tmp_path,
-                              ledger=tmp_path / "ledger.jsonl",
-                              command=str(tmp_path / "bin" / "judgment-mcp"))
-    assert "record_judgment" in {t.name for t in tools.tools}
-    assert not prime.is_error
+                              ledger=tmp_path / "ledger.jsonl", command=server)
+    assert "recall_judgments" in {t.name for t in tools.tools} and not prime.is_error

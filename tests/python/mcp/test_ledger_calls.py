@@ -52,8 +52,8 @@ def test_reads_start_no_process_and_an_append_starts_the_entry_point_once(repo, 
 
 # (tool, arguments, the same call as CLI arguments): each one the script refuses.
 REFUSED = [
-    ("recall_judgments", {"question": "tabs"}, ["recall", "--question", "tabs"]),
-    ("prime", {}, ["prime"]),
+    ("recall_judgments", {"question": "tabs", "project": ""},
+     ["recall", "--project", "", "--question", "tabs"]),
     ("search_judgments", {"query": "x", "project": ""},
      ["search", "--project", "", "--query", "x"]),
     ("search_judgments", {"query": "x", "project": "demo", "limit": 4},

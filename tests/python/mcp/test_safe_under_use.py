@@ -194,8 +194,33 @@ def test_base_package_never_imports_mcp():
 
 
 def test_without_the_extra_one_line_how_to_install_and_exit_69():
+    """docs/mcp.md, "Without the extra": the line on stderr, and to a client the same line over
+    MCP (instructions, the one tool, its error result); malformed lines and unknown methods get
+    JSON-RPC's errors; exit 69 when the input ends."""
+    from judgment_toolkit import version
+    from judgment_toolkit.mcpserver.main import NO_EXTRA_LINE
     code = ("import sys; sys.modules['mcp'] = None\n"  # the extra absent, as in a base install
             "from judgment_toolkit.mcpserver.main import main; sys.exit(main([]))")
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert p.returncode == 69 and p.stdout == ""
-    assert p.stderr.count("\n") == 1 and "judgment-toolkit[mcp]" in p.stderr
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       stdin=subprocess.DEVNULL)
+    assert p.returncode == 69 and p.stdout == "" and p.stderr == NO_EXTRA_LINE + "\n"
+    lines = [{"jsonrpc": "2.0", "id": 1, "method": "initialize",
+              "params": {"protocolVersion": "2025-06-18", "capabilities": {}}},
+             {"jsonrpc": "2.0", "method": "notifications/initialized"},
+             {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+             {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+              "params": {"name": "how_to_install_the_mcp_extra", "arguments": {}}},
+             {"jsonrpc": "2.0", "id": 4, "method": "resources/list"}]
+    data = "".join(json.dumps(x) + "\n" for x in lines) + "[1]\n{bad\n"
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, input=data)
+    assert p.returncode == 69 and p.stderr == NO_EXTRA_LINE + "\n"
+    init, listed, called, unknown, batch, bad = [json.loads(x) for x in p.stdout.splitlines()]
+    assert init["result"]["protocolVersion"] == "2025-06-18"
+    assert init["result"]["serverInfo"] == {"name": "judgment-toolkit", "version": version()}
+    assert init["result"]["instructions"] == NO_EXTRA_LINE
+    assert [t["description"] for t in listed["result"]["tools"]] == [NO_EXTRA_LINE]
+    assert called["result"] == {"content": [{"type": "text", "text": NO_EXTRA_LINE}],
+                                "isError": True}
+    assert unknown["id"] == 4 and unknown["error"]["code"] == -32601
+    assert (batch["id"], batch["error"]["code"]) == (None, -32600)
+    assert (bad["id"], bad["error"]["code"]) == (None, -32700)

@@ -1,0 +1,1 @@
+../../scripts/judgment-card.sh

@@ -1,0 +1,1 @@
+../../scripts/judgment-ledger.sh
