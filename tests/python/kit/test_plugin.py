@@ -38,9 +38,13 @@ def test_plugin_manifest_follows_the_plugins_reference():
     for part in ("skills", "commands", "hooks", "hooks/hooks.json", ".mcp.json"):
         assert not (PLUGIN_DIR / part).is_symlink(), part
     assert list((PLUGIN_DIR / "skills").glob("*/SKILL.md"))
-    for elsewhere in (ROOT / "skills", ROOT / "commands", ROOT / ".claude" / "skills",
-                      ROOT / ".claude" / "commands", ROOT / "hooks", ROOT / ".mcp.json"):
+    for elsewhere in (ROOT / "skills", ROOT / "commands", ROOT / "hooks", ROOT / ".mcp.json"):
         assert not elsewhere.exists(), elsewhere  # one copy, in the plugin's folder
+    # the design card's .claude/ serves the same files to a session in this repository: links
+    # into the plugin's folder, never copies
+    for part in ("skills", "commands"):
+        link = ROOT / ".claude" / part
+        assert link.is_symlink() and link.resolve() == (PLUGIN_DIR / part).resolve(), link
 
 
 def test_marketplace_follows_the_marketplaces_page():
