@@ -90,17 +90,21 @@ def words(folded):
         return found
     out = []
     for word in found:
-        if _HANGUL_WORD.match(word):
-            if word in KOREAN_STOPWORDS:
-                continue
-            word = strip_korean(word)
-            if word in KOREAN_STOPWORDS:
-                continue
-        if len(word) > 2 and _CJK.match(word):
-            out.extend(word[i:i + 2] for i in range(len(word) - 1))
-        else:
-            out.append(word)
+        out.extend(_pieces(word))
     return out
+
+
+def _pieces(word):
+    """The words that one run of `_WORD` gives (see words)."""
+    if _HANGUL_WORD.match(word):
+        if word in KOREAN_STOPWORDS:
+            return ()
+        word = strip_korean(word)
+        if word in KOREAN_STOPWORDS:
+            return ()
+    if len(word) > 2 and _CJK.match(word):
+        return [word[i:i + 2] for i in range(len(word) - 1)]
+    return (word,)
 
 
 def term(word):
@@ -119,6 +123,18 @@ def terms(text):
         t = term(word)
         if t is not None:
             seen.setdefault(t, None)
+    return list(seen)
+
+
+def word_terms(text):
+    """The terms of a text grouped by the word they come from, distinct, in order of first
+    appearance: [(term, ...)]. An English word gives one term, a long Hangul, kana or Han word
+    its 2-character pieces, so a caller can weigh a word as one unit of meaning."""
+    seen = {}
+    for word in _WORD.findall(fold(text)):
+        found = tuple(dict.fromkeys(t for t in map(term, _pieces(word)) if t is not None))
+        if found:
+            seen.setdefault(found, None)
     return list(seen)
 
 

@@ -2,7 +2,7 @@
 decisions that answer a question being asked, or nothing. The PreToolUse hook calls `answers`
 in-process; an explicit search (judgment.search) stays broad.
 
-INTERFACE (fixed; the internals are being rebuilt precision-first):
+INTERFACE (fixed):
 
     answers(path, project, question, options=(), env=None) -> [Answer]
 
@@ -14,14 +14,182 @@ The list is best first and holds at most MAX_ANSWERS items; an empty list means 
 `question` is the question's text, `options` the option labels (they weigh less than the
 question). Raises only what ledger.records raises for an unreadable ledger (OSError and
 ledger's own errors); the hook maps every exception to silence.
+
+The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
+  1. rank: one pass of the relevance ranking (judgment.rank, BM25 with the lexicon) over the
+     project's records, the question's terms weighing 1 and the option labels' OPTION_WEIGHT;
+     the best CANDIDATES records are read back;
+  2. accept: a candidate is kept only when it is about what is asked, measured on whole words
+     (a Korean word's 2-character pieces count as one word), each weighed by its idf:
+     `asked` is the share of the question's words that the record holds (its own word, or one
+     the lexicon gives for it, which counts ALT_CREDIT), `covered` the share of the record's
+     QUESTION words that the question or its options hold; the match is their geometric mean
+     and must reach ACCEPT, and come within MARGIN of the best candidate's;
+  3. one topic: accepted records whose questions are the same (SAME_QUESTION) form a topic;
+     its newest record leads, and the older ones with another answer are its "earlier".
 """
 MAX_ANSWERS = 3
+CANDIDATES = 10
+OPTION_WEIGHT = 0.3  # an option label's term, against a question's term (1)
+OPTION_CREDIT = 0.5  # a record's question word found only among the option labels
+ALT_CREDIT = 0.8  # a question word matched through the lexicon, against the word itself
+ACCEPT = 0.45
+MARGIN = 0.6
+SAME_QUESTION = 0.6
 
 
 def answers(path, project, question, options=(), env=None):
-    """The past decisions that answer `question` (see the module docstring). Placeholder
-    behaviour until the precision-first rule lands: the relevance ranking's top records."""
-    from . import rank
-    text = " ".join([question, *options])
-    return [{"record": rec, "earlier": []}
-            for rec in rank.search_records(path, project, text, MAX_ANSWERS)]
+    """The past decisions that answer `question` (see the module docstring)."""
+    judged = judge(path, project, question, options, env)
+    accepted = [(m, rec) for m, rec in judged if m["match"] >= ACCEPT]
+    if not accepted:
+        return []
+    best = accepted[0][0]["match"]
+    accepted = [(m, rec) for m, rec in accepted if m["match"] >= MARGIN * best]
+    return topics([rec for _, rec in accepted], [rec for _, rec in judged])[:MAX_ANSWERS]
+
+
+def judge(path, project, question, options=(), env=None):
+    """[(features, record)] of the best candidates, best match first: the measures of the
+    acceptance rule for each (see the module docstring)."""
+    from . import ledger, rank
+    query = Query(question, options, env)
+    if not query.words:
+        return []
+    scorer = rank.Scorer(query.terms, query.weights)
+    for offset, rec in ledger.records(path, project):
+        scorer.add(offset, rec)
+    import heapq
+    keys = heapq.nlargest(CANDIDATES, scorer.keys())
+    if not keys:
+        return []
+    idf = query.idf(scorer)
+    scores = {key[3]: key[0] for key in keys}
+    judged = []
+    for rec in rank.read_back(path, project, [(key[2], key[3]) for key in keys]):
+        features = query.features(rec, idf)
+        features["bm25"] = scores[rec["id"]]
+        judged.append((features, rec))
+    judged.sort(key=lambda item: -item[0]["match"])  # stable: BM25 order on ties
+    return judged
+
+
+class Query:
+    """A question and its option labels, analysed: words, terms, weights, lexicon links."""
+
+    def __init__(self, question, options, env):
+        from . import analysis, lexicon
+        self.analysis = analysis
+        self.words = analysis.word_terms(question)
+        own = [t for word in self.words for t in word]
+        have = set(own)
+        option_terms = [t for t in analysis.terms(" ".join(options)) if t not in have]
+        lx = lexicon.check(env)
+        self.alternatives = {}  # term the lexicon adds -> the question's terms that fired it
+        weights = dict.fromkeys(own, 1.0)
+        for t in option_terms:
+            weights[t] = OPTION_WEIGHT
+        for base, terms in ((1.0, own), (OPTION_WEIGHT, option_terms)):
+            if not terms:
+                continue
+            for sources, group in lx.fired(terms):
+                for entry in group:
+                    share = base * lexicon.EXPANSION_WEIGHT / len(entry)
+                    for t in entry:
+                        if t in weights and (t in have or weights[t] >= share):
+                            continue
+                        weights[t] = share
+                        if base == 1.0:
+                            self.alternatives.setdefault(t, set()).update(sources)
+        for t in list(self.alternatives):
+            if t in have:
+                del self.alternatives[t]
+        self.own = have
+        self.option_terms = set(option_terms)
+        self.terms = list(weights)
+        self.weights = list(weights.values())
+
+    def idf(self, scorer):
+        """{term: idf} of the query's terms, from the pass's statistics."""
+        import math
+        n = scorer.count
+        return {t: math.log(1 + (n - df + 0.5) / (df + 0.5)) for t, df in zip(scorer.terms, scorer.df)}
+
+    def features(self, rec, idf):
+        """{"asked", "asked_q", "covered", "match"} of one record (see the module docstring)."""
+        terms = self.analysis.terms
+        asked_fields = set(terms(_text(rec)))
+        question = rec.get("question") if type(rec.get("question")) is str else ""
+        asked_q = set(terms(question))
+        rare = max(idf.values()) if idf else 1.0
+        f = {"asked": self._asked(asked_fields, idf), "asked_q": self._asked(asked_q, idf)}
+        found = 0.0
+        total = 0.0
+        for word in self.analysis.word_terms(question):
+            weight = sum(idf.get(t, rare) for t in word) / len(word)
+            total += weight
+            share = 0.0
+            for t in word:
+                if t in self.own or t in self.alternatives:
+                    share += 1.0
+                elif t in self.option_terms:
+                    share += OPTION_CREDIT
+            found += weight * share / len(word)
+        f["covered"] = found / total if total else 0.0
+        f["match"] = (f["asked"] * f["covered"]) ** 0.5
+        return f
+
+    def _asked(self, held, idf):
+        found = 0.0
+        total = 0.0
+        for word in self.words:
+            weight = sum(idf.get(t, 0.0) for t in word) / len(word)
+            total += weight
+            share = sum(1 for t in word if t in held) / len(word)
+            if share < ALT_CREDIT and any(a in held and self.alternatives[a] & set(word)
+                                          for a in self.alternatives):
+                share = ALT_CREDIT
+            found += weight * share
+        return found / total if total else 0.0
+
+
+def _text(rec):
+    parts = [rec[f] for f in ("question", "answer", "rationale") if type(rec.get(f)) is str]
+    tags = rec.get("tags")
+    if type(tags) is list:
+        parts.extend(t for t in tags if type(t) is str)
+    return "\n".join(parts)
+
+
+def topics(accepted, candidates):
+    """[Answer]: each accepted record's topic led by its newest record (see the docstring)."""
+    from .analysis import terms
+    from .ledger import time_key
+    questions = {id(rec): set(terms(rec.get("question") or "")) for rec in candidates + accepted}
+    out = []
+    used = set()
+    for rec in accepted:
+        if id(rec) in used:
+            continue
+        same = [c for c in candidates + [rec] if _similar(questions[id(c)], questions[id(rec)])]
+        same = list({id(c): c for c in same}.values())
+        same.sort(key=lambda c: time_key(c["decided_at"]), reverse=True)
+        lead = same[0]
+        if id(lead) in used:
+            continue
+        used.update(id(c) for c in same)
+        answer = _answer(lead)
+        earlier = []
+        for c in same[1:]:
+            if _answer(c) != answer and _answer(c) not in map(_answer, earlier):
+                earlier.append(c)
+        out.append({"record": lead, "earlier": earlier})
+    return out
+
+
+def _answer(rec):
+    return " ".join(str(rec.get("answer", "")).casefold().split())
+
+
+def _similar(a, b):
+    return bool(a and b) and 2 * len(a & b) / (len(a) + len(b)) >= SAME_QUESTION

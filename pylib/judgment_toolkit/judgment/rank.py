@@ -124,6 +124,11 @@ class Scorer:
 
     def best(self, limit):
         """[(offset, id)] of the best `limit` matching records, best first."""
+        # the offset makes every key unique, so ids are never compared
+        return [(key[2], key[3]) for key in heapq.nlargest(limit, self.keys())]
+
+    def keys(self):
+        """[(score, time key, offset, id)] of every matching record, unordered."""
         if not self.hits:
             return []
         n = self.count
@@ -135,8 +140,7 @@ class Scorer:
             norm = K1 * (1 - B + B * length / average)
             score = sum(w[i] * idf[i] * c * (K1 + 1) / (c + norm) for i, c in enumerate(counts) if c)
             keys.append((round(score, SCORE_DIGITS), ledger.time_key(decided_at), offset, rec_id))
-        # the offset makes every key unique, so ids are never compared
-        return [(key[2], key[3]) for key in heapq.nlargest(limit, keys)]
+        return keys
 
 
 def search_records(path, project, query, limit):
@@ -145,10 +149,10 @@ def search_records(path, project, query, limit):
     scorer = Scorer(*query_terms(query))
     for offset, rec in ledger.records(path, project):
         scorer.add(offset, rec)
-    return list(_read_back(path, project, scorer.best(limit)))
+    return list(read_back(path, project, scorer.best(limit)))
 
 
-def _read_back(path, project, found):
+def read_back(path, project, found):
     """The records with these (offset, id), read again from the ledger, in the given order."""
     if not found:
         return
