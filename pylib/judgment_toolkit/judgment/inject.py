@@ -35,7 +35,8 @@ OPTION_CREDIT = 0.5  # a record's question word found only among the option labe
 ALT_CREDIT = 0.8  # a question word matched through the lexicon, against the word itself
 ACCEPT = 0.45
 MARGIN = 0.6
-SAME_QUESTION = 0.6
+SAME_QUESTION = 0.5
+GENERIC_WEIGHT = 0.2  # of a generic word's idf (GENERIC)
 
 
 def answers(path, project, question, options=(), env=None):
@@ -122,11 +123,14 @@ class Query:
         question = rec.get("question") if type(rec.get("question")) is str else ""
         asked_q = set(terms(question))
         rare = max(idf.values()) if idf else 1.0
+        generic = generic_words()
         f = {"asked": self._asked(asked_fields, idf), "asked_q": self._asked(asked_q, idf)}
         found = 0.0
         total = 0.0
         for word in self.analysis.word_terms(question):
             weight = sum(idf.get(t, rare) for t in word) / len(word)
+            if is_generic(word, generic):
+                weight *= GENERIC_WEIGHT
             total += weight
             share = 0.0
             for t in word:
@@ -142,8 +146,11 @@ class Query:
     def _asked(self, held, idf):
         found = 0.0
         total = 0.0
+        generic = generic_words()
         for word in self.words:
             weight = sum(idf.get(t, 0.0) for t in word) / len(word)
+            if is_generic(word, generic):
+                weight *= GENERIC_WEIGHT
             total += weight
             share = sum(1 for t in word if t in held) / len(word)
             if share < ALT_CREDIT and any(a in held and self.alternatives[a] & set(word)
@@ -163,33 +170,105 @@ def _text(rec):
 
 def topics(accepted, candidates):
     """[Answer]: each accepted record's topic led by its newest record (see the docstring)."""
-    from .analysis import terms
     from .ledger import time_key
-    questions = {id(rec): set(terms(rec.get("question") or "")) for rec in candidates + accepted}
+    topic = Topic()
     out = []
     used = set()
     for rec in accepted:
         if id(rec) in used:
             continue
-        same = [c for c in candidates + [rec] if _similar(questions[id(c)], questions[id(rec)])]
-        same = list({id(c): c for c in same}.values())
+        same = [rec] + [c for c in candidates if c is not rec and id(c) not in used
+                        and topic.same(rec, c)]
         same.sort(key=lambda c: time_key(c["decided_at"]), reverse=True)
-        lead = same[0]
-        if id(lead) in used:
-            continue
         used.update(id(c) for c in same)
-        answer = _answer(lead)
+        lead = same[0]
+        answers = {_answer(lead)}
         earlier = []
         for c in same[1:]:
-            if _answer(c) != answer and _answer(c) not in map(_answer, earlier):
+            if _answer(c) not in answers:
+                answers.add(_answer(c))
                 earlier.append(c)
         out.append({"record": lead, "earlier": earlier})
     return out
 
 
+class Topic:
+    """Whether two records answer the same question: the words of each one's question, its own
+    or the lexicon's, found in the other's question or answer (a later decision often names
+    the answer it reverses: "Recharts 대신 ECharts로 바꿀까?"), on average over both directions (generic words
+    weigh GENERIC_WEIGHT), reach SAME_QUESTION."""
+
+    def __init__(self):
+        from . import analysis, lexicon
+        self.analysis = analysis
+        self.lexicon = lexicon.check(None)
+        self.generic = generic_words()
+        self.cache = {}
+
+    def _words(self, rec):
+        key = id(rec)
+        if key not in self.cache:
+            question = rec.get("question") if type(rec.get("question")) is str else ""
+            answer = rec.get("answer") if type(rec.get("answer")) is str else ""
+            words = self.analysis.word_terms(question)
+            terms = {t for w in words for t in w}
+            held = terms | set(self.analysis.terms(answer))
+            alternatives = {}
+            for sources, group in self.lexicon.fired(terms):
+                for entry in group:
+                    for t in entry:
+                        if t not in terms:
+                            alternatives.setdefault(t, set()).update(sources)
+            self.cache[key] = (words, held, alternatives)
+        return self.cache[key]
+
+    def _covered(self, a, b):
+        words, _, alternatives = a
+        held = b[1]
+        found = total = 0.0
+        for word in words:
+            weight = GENERIC_WEIGHT if is_generic(word, self.generic) else 1.0
+            total += weight
+            share = sum(1 for t in word if t in held) / len(word)
+            if share < ALT_CREDIT and any(t in held and alternatives[t] & set(word)
+                                          for t in alternatives):
+                share = ALT_CREDIT
+            found += weight * share
+        return found / total if total else 0.0
+
+    def same(self, x, y):
+        a, b = self._words(x), self._words(y)
+        return (self._covered(a, b) + self._covered(b, a)) / 2 >= SAME_QUESTION
+
+
+# Words that every team's decisions use whatever they are about (verbs of deciding, "tool",
+# "way", "new"): in a small ledger they are rare, hence of high idf, but they say nothing about
+# the subject; they weigh GENERIC_WEIGHT of their idf in the acceptance rule.
+GENERIC = """
+use using used new tool tools approach option options choice choose pick way method default type
+kind keep move switch change add make need want go now still first next set get start stop own
+better best good right plan decide decision setup support value
+도구 툴 방식 방법 사용 선택 도입 변경 유지 전환 적용 기준 정하 얼마 얼마나 몇 계속 이번 다음 새로 방향 여부
+"""
+
+
+def generic_words():
+    """The word-term tuples of GENERIC (analysed once)."""
+    global _GENERIC
+    if _GENERIC is None:
+        from .analysis import word_terms
+        _GENERIC = frozenset(word_terms(GENERIC))
+    return _GENERIC
+
+
+_GENERIC = None
+
+
+def is_generic(word, generic):
+    """A word of GENERIC, or a Korean verb in a question's ending -ㄹ까 (바꿀까, 옮길까: what
+    it asks is in the other words)."""
+    return word in generic or word[-1].endswith("까")
+
+
 def _answer(rec):
     return " ".join(str(rec.get("answer", "")).casefold().split())
-
-
-def _similar(a, b):
-    return bool(a and b) and 2 * len(a & b) / (len(a) + len(b)) >= SAME_QUESTION
