@@ -33,8 +33,8 @@ CANDIDATES = 10
 OPTION_WEIGHT = 0.3  # an option label's term, against a question's term (1)
 OPTION_CREDIT = 0.5  # a record's question word found only among the option labels
 ALT_CREDIT = 0.8  # a question word matched through the lexicon, against the word itself
-ACCEPT = 0.45
-MARGIN = 0.6
+ACCEPT = 0.4
+MARGIN = 0.8
 SAME_QUESTION = 0.5
 GENERIC_WEIGHT = 0.2  # of a generic word's idf (GENERIC)
 
