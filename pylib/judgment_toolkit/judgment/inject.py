@@ -36,6 +36,8 @@ ALT_CREDIT = 0.8  # a question word matched through the lexicon, against the wor
 ACCEPT = 0.4
 MARGIN = 0.8
 SAME_QUESTION = 0.5
+SAME_LOOSE = 0.3  # enough for a candidate that itself comes NEAR to answering
+NEAR = 0.25
 GENERIC_WEIGHT = 0.2  # of a generic word's idf (GENERIC)
 
 
@@ -47,7 +49,7 @@ def answers(path, project, question, options=(), env=None):
         return []
     best = accepted[0][0]["match"]
     accepted = [(m, rec) for m, rec in accepted if m["match"] >= MARGIN * best]
-    return topics([rec for _, rec in accepted], [rec for _, rec in judged])[:MAX_ANSWERS]
+    return topics([rec for _, rec in accepted], [(m["match"], rec) for m, rec in judged])[:MAX_ANSWERS]
 
 
 def judge(path, project, question, options=(), env=None):
@@ -177,8 +179,8 @@ def topics(accepted, candidates):
     for rec in accepted:
         if id(rec) in used:
             continue
-        same = [rec] + [c for c in candidates if c is not rec and id(c) not in used
-                        and topic.same(rec, c)]
+        same = [rec] + [c for match, c in candidates if c is not rec and id(c) not in used
+                        and topic.same(rec, c, match)]
         same.sort(key=lambda c: time_key(c["decided_at"]), reverse=True)
         used.update(id(c) for c in same)
         lead = same[0]
@@ -200,6 +202,8 @@ class Topic:
 
     def __init__(self):
         from . import analysis, lexicon
+        from .ledger import time_key
+        self.time_key = time_key
         self.analysis = analysis
         self.lexicon = lexicon.check(None)
         self.generic = generic_words()
@@ -236,9 +240,16 @@ class Topic:
             found += weight * share
         return found / total if total else 0.0
 
-    def same(self, x, y):
+    def same(self, x, y, match):
+        """x (accepted) and y (a candidate whose match with the asked question is `match`)."""
         a, b = self._words(x), self._words(y)
-        return (self._covered(a, b) + self._covered(b, a)) / 2 >= SAME_QUESTION
+        similar = (self._covered(a, b) + self._covered(b, a)) / 2
+        if similar >= SAME_QUESTION:
+            return True
+        # a later decision that reverses x is often asked as a change ("move the console to
+        # Next.js?") and shares fewer words with it: enough when it nearly answers by itself
+        return (similar >= SAME_LOOSE and match >= NEAR
+                and self.time_key(y["decided_at"]) > self.time_key(x["decided_at"]))
 
 
 # Words that every team's decisions use whatever they are about (verbs of deciding, "tool",
