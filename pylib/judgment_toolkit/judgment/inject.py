@@ -38,6 +38,7 @@ MARGIN = 0.8
 SAME_QUESTION = 0.5
 SAME_LOOSE = 0.3  # enough for a candidate that itself comes NEAR to answering
 NEAR = 0.25
+EXPAND_OPTIONS = True
 GENERIC_WEIGHT = 0.2  # of a generic word's idf (GENERIC)
 
 
@@ -89,10 +90,14 @@ class Query:
         option_terms = [t for t in analysis.terms(" ".join(options)) if t not in have]
         lx = lexicon.check(env)
         self.alternatives = {}  # term the lexicon adds -> the question's terms that fired it
-        weights = dict.fromkeys(own, 1.0)
+        # a generic word is not searched for: it would bring most records into the pass's
+        # scoring (the slow part) and weighs little in the rule
+        generic = generic_words()
+        weights = {t: 1.0 for word in self.words if not is_generic(word, generic) for t in word}
         for t in option_terms:
             weights[t] = OPTION_WEIGHT
-        for base, terms in ((1.0, own), (OPTION_WEIGHT, option_terms)):
+        expanded = [(1.0, own)] + ([(OPTION_WEIGHT, option_terms)] if EXPAND_OPTIONS else [])
+        for base, terms in expanded:
             if not terms:
                 continue
             for sources, group in lx.fired(terms):
