@@ -50,7 +50,8 @@ def answers(path, project, question, options=(), env=None):
         return []
     best = accepted[0][0]["match"]
     accepted = [(m, rec) for m, rec in accepted if m["match"] >= MARGIN * best]
-    return topics([rec for _, rec in accepted], [(m["match"], rec) for m, rec in judged])[:MAX_ANSWERS]
+    return topics([rec for _, rec in accepted], [(m["match"], rec) for m, rec in judged],
+                  options)[:MAX_ANSWERS]
 
 
 def judge(path, project, question, options=(), env=None):
@@ -175,10 +176,10 @@ def _text(rec):
     return "\n".join(parts)
 
 
-def topics(accepted, candidates):
+def topics(accepted, candidates, options=()):
     """[Answer]: each accepted record's topic led by its newest record (see the docstring)."""
     from .ledger import time_key
-    topic = Topic()
+    topic = Topic(options)
     out = []
     used = set()
     for rec in accepted:
@@ -205,7 +206,7 @@ class Topic:
     the answer it reverses: "Recharts 대신 ECharts로 바꿀까?"), on average over both directions (generic words
     weigh GENERIC_WEIGHT), reach SAME_QUESTION."""
 
-    def __init__(self):
+    def __init__(self, options=()):
         from . import analysis, lexicon
         from .ledger import time_key
         self.time_key = time_key
@@ -213,6 +214,7 @@ class Topic:
         self.lexicon = lexicon.check(None)
         self.generic = generic_words()
         self.cache = {}
+        self.options = set(analysis.terms(" ".join(options)))
 
     def _words(self, rec):
         key = id(rec)
@@ -253,8 +255,13 @@ class Topic:
             return True
         # a later decision that reverses x is often asked as a change ("move the console to
         # Next.js?") and shares fewer words with it: enough when it nearly answers by itself
-        return (similar >= SAME_LOOSE and match >= NEAR
-                and self.time_key(y["decided_at"]) > self.time_key(x["decided_at"]))
+        # ... and when it speaks of the same alternatives: the asked question's option labels,
+        # or the answer of the decision it would reverse
+        if not (similar >= SAME_LOOSE and match >= NEAR
+                and self.time_key(y["decided_at"]) > self.time_key(x["decided_at"])):
+            return False
+        answer = x.get("answer") if type(x.get("answer")) is str else ""
+        return bool(b[1] & (self.options | set(self.analysis.terms(answer))))
 
 
 # Words that every team's decisions use whatever they are about (verbs of deciding, "tool",
