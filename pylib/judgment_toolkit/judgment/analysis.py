@@ -162,8 +162,19 @@ def term(word):
     if len(word) < MIN_LEN or word in STOPWORDS:
         return None
     if word.isascii() and not word.isdigit():
-        return _STEMMER.stemWord(word)
+        stem = _STEMS.get(word)
+        if stem is None:
+            if len(_STEMS) >= _STEMS_MAX:
+                _STEMS.clear()
+            stem = _STEMS[word] = _STEMMER.stemWord(word)
+        return stem
     return word
+
+
+# Stems already computed: Snowball in pure Python costs tens of microseconds a word, and a
+# query, its lexicon groups and the records read back repeat the same words. Bounded.
+_STEMS = {}
+_STEMS_MAX = 50000
 
 
 def terms(text):
