@@ -23,10 +23,11 @@ The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
      (a Korean word's 2-character pieces count as one word), each weighed by its idf:
      `asked` is the share of the question's words that the record holds (its own word, or one
      the lexicon gives for it, which counts ALT_CREDIT), `covered` the share of the record's
-     QUESTION words that the question or its options hold; the match is their geometric mean
-     and must reach ACCEPT, and come within MARGIN of the best candidate's;
-  3. one topic: accepted records whose questions are the same (SAME_QUESTION) form a topic;
-     its newest record leads, and the older ones with another answer are its "earlier".
+     QUESTION words that the question or its options hold; GENERIC words weigh GENERIC_WEIGHT
+     of their idf; the match is their geometric mean and must reach ACCEPT and MARGIN times
+     the best candidate's match;
+  3. one topic: the candidates that answer the same question as an accepted record (Topic)
+     form its topic; the newest leads, and the older ones with another answer are "earlier".
 """
 MAX_ANSWERS = 3
 CANDIDATES = 10
@@ -38,7 +39,6 @@ MARGIN = 0.8
 SAME_QUESTION = 0.5
 SAME_LOOSE = 0.3  # enough for a candidate that itself comes NEAR to answering
 NEAR = 0.25
-EXPAND_OPTIONS = True
 GENERIC_WEIGHT = 0.2  # of a generic word's idf (GENERIC)
 
 
@@ -51,7 +51,7 @@ def answers(path, project, question, options=(), env=None):
     best = accepted[0][0]["match"]
     accepted = [(m, rec) for m, rec in accepted if m["match"] >= MARGIN * best]
     return topics([rec for _, rec in accepted], [(m["match"], rec) for m, rec in judged],
-                  options)[:MAX_ANSWERS]
+                  options, env)[:MAX_ANSWERS]
 
 
 def judge(path, project, question, options=(), env=None):
@@ -97,8 +97,7 @@ class Query:
         weights = {t: 1.0 for word in self.words if not is_generic(word, generic) for t in word}
         for t in option_terms:
             weights[t] = OPTION_WEIGHT
-        expanded = [(1.0, own)] + ([(OPTION_WEIGHT, option_terms)] if EXPAND_OPTIONS else [])
-        for base, terms in expanded:
+        for base, terms in ((1.0, own), (OPTION_WEIGHT, option_terms)):
             if not terms:
                 continue
             for sources, group in lx.fired(terms):
@@ -176,10 +175,10 @@ def _text(rec):
     return "\n".join(parts)
 
 
-def topics(accepted, candidates, options=()):
+def topics(accepted, candidates, options=(), env=None):
     """[Answer]: each accepted record's topic led by its newest record (see the docstring)."""
     from .ledger import time_key
-    topic = Topic(options)
+    topic = Topic(options, env)
     out = []
     used = set()
     for rec in accepted:
@@ -206,12 +205,12 @@ class Topic:
     the answer it reverses: "Recharts 대신 ECharts로 바꿀까?"), on average over both directions (generic words
     weigh GENERIC_WEIGHT), reach SAME_QUESTION."""
 
-    def __init__(self, options=()):
+    def __init__(self, options=(), env=None):
         from . import analysis, lexicon
         from .ledger import time_key
         self.time_key = time_key
         self.analysis = analysis
-        self.lexicon = lexicon.check(None)
+        self.lexicon = lexicon.check(env)
         self.generic = generic_words()
         self.cache = {}
         self.options = set(analysis.terms(" ".join(options)))

@@ -149,3 +149,16 @@ def test_the_ledger_is_left_as_it_was(shop):
     before = shop.read_bytes()
     inject.answers(str(shop), "shop", "Use Redis or Postgres for the job queue?", ["Redis", "Postgres"])
     assert shop.read_bytes() == before
+
+
+def test_a_teams_own_lexicon_links_its_words(tmp_path, shop):
+    """$HARNESS_JUDGMENT_LEXICON (docs/judgment-ledger.md, "The lexicon: words that mean the
+    same") is read by this recall too, passed as env."""
+    path = tmp_path / "ledger.jsonl"
+    write_records(path, TEAM + [decision("authz", "Zanzibar-style authorization for sharing?", "yes")])
+    words = tmp_path / "team-words.txt"
+    words.write_text("rebac, zanzibar\n", encoding="utf-8")
+    asked = "Should document sharing use ReBAC?"
+    assert inject.answers(str(path), "shop", asked, env={}) == []
+    found = inject.answers(str(path), "shop", asked, env={"HARNESS_JUDGMENT_LEXICON": str(words)})
+    assert ids(found) == ["authz"]
