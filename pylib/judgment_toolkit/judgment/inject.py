@@ -154,17 +154,27 @@ class Query:
         found = 0.0
         total = 0.0
         generic = generic_words()
+        reached = _reached(self.alternatives, held)
         for word in self.words:
             weight = sum(idf.get(t, 0.0) for t in word) / len(word)
             if is_generic(word, generic):
                 weight *= GENERIC_WEIGHT
             total += weight
             share = sum(1 for t in word if t in held) / len(word)
-            if share < ALT_CREDIT and any(a in held and self.alternatives[a] & set(word)
-                                          for a in self.alternatives):
+            if share < ALT_CREDIT and not reached.isdisjoint(word):
                 share = ALT_CREDIT
             found += weight * share
         return found / total if total else 0.0
+
+
+def _reached(alternatives, held):
+    """The terms whose lexicon alternatives a record holds (`held`): linear in both, where
+    asking word by word would cost words x alternatives."""
+    reached = set()
+    for t, sources in alternatives.items():
+        if t in held:
+            reached |= sources
+    return reached
 
 
 def _text(rec):
@@ -236,12 +246,12 @@ class Topic:
         words, _, alternatives = a
         held = b[1]
         found = total = 0.0
+        reached = _reached(alternatives, held)
         for word in words:
             weight = GENERIC_WEIGHT if is_generic(word, self.generic) else 1.0
             total += weight
             share = sum(1 for t in word if t in held) / len(word)
-            if share < ALT_CREDIT and any(t in held and alternatives[t] & set(word)
-                                          for t in alternatives):
+            if share < ALT_CREDIT and not reached.isdisjoint(word):
                 share = ALT_CREDIT
             found += weight * share
         return found / total if total else 0.0
