@@ -100,8 +100,9 @@ def _english_stemmer():
     module is imported under its own name (snowballstemmer.english_stemmer) with the package
     standing in for the time of the import only, so a later `import snowballstemmer` runs the
     real package, which then finds the module already loaded."""
-    if "snowballstemmer" in sys.modules:
-        return sys.modules["snowballstemmer"].stemmer("english")
+    if "snowballstemmer" in sys.modules:  # the package already ran: import as usual
+        __import__("snowballstemmer.english_stemmer")
+        return sys.modules["snowballstemmer.english_stemmer"].EnglishStemmer()
     spec = importlib.util.find_spec("snowballstemmer")  # locates it without running it
     if spec is None or not spec.submodule_search_locations:
         import snowballstemmer  # noqa: F401  (the ImportError a missing package raises)
@@ -115,6 +116,8 @@ def _english_stemmer():
     finally:
         if sys.modules.get("snowballstemmer") is package:
             del sys.modules["snowballstemmer"]
+    # always the pure-Python stemmer, even where the package would pick PyStemmer: one
+    # algorithm, the same stems in every process
     return english.EnglishStemmer()
 
 

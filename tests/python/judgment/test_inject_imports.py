@@ -48,3 +48,16 @@ def test_a_call_loads_only_the_ranking_and_the_english_stemmer(tmp_path):
     assert loaded - CALL == set(), f"unexpected imports: {sorted(loaded - CALL)}"
     assert not {m for m in loaded if m.split(".")[0] in ("jsonschema", "ulid")}
     assert "snowballstemmer" not in loaded and "snowballstemmer.german_stemmer" not in loaded
+
+
+def test_the_real_snowball_package_still_imports_after_the_english_stemmer_alone(tmp_path):
+    """The English stemmer is loaded without the package's __init__; a later import of the
+    package (by anyone in the same interpreter) runs the real one, every language included."""
+    code = ("from judgment_toolkit.judgment import analysis\n"
+            "import snowballstemmer\n"
+            "print(analysis.term('caching'), snowballstemmer.stemmer('english').stemWord('caching'),\n"
+            "      'german' in snowballstemmer.algorithms())\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env=hermetic_env(tmp_path, PYTHONPATH=PYLIB))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["cach", "cach", "True"]
