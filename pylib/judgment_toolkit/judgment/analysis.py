@@ -5,10 +5,11 @@ scorer (judgment.rank) and the lexicon (judgment.lexicon) analyse text the same 
 lexicon is imported by the scorer: one module under both keeps the import graph acyclic
 (tests/python/imports/test_import_graph.py).
 """
+import importlib.util
 import re
+import sys
+import types
 import unicodedata
-
-import snowballstemmer
 
 MIN_LEN = 2
 
@@ -32,8 +33,30 @@ _KANA = "\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f"
 _HAN = "\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
 _WORD = re.compile(f"[{_HANGUL}]+|[{_KANA}]+|[{_HAN}]+|[^{_HANGUL}{_KANA}{_HAN}" r"\W_]+")
 
-_CJK = re.compile(f"[{_HANGUL}{_KANA}{_HAN}]")
-_HANGUL_WORD = re.compile(f"[{_HANGUL}]")
+
+
+def _ranges(chars):
+    """[(first, last)] code points of a character class's body as written above."""
+    out, i = [], 0
+    while i < len(chars):
+        if i + 2 < len(chars) and chars[i + 1] == "-":
+            out.append((ord(chars[i]), ord(chars[i + 2])))
+            i += 3
+        else:
+            out.append((ord(chars[i]), ord(chars[i])))
+            i += 1
+    return tuple(out)
+
+
+# The first letter of a word tells its script (a word of _WORD is of one script): compared by
+# code point, because a compiled class of these ranges costs milliseconds at every start-up.
+_HANGUL_RANGES = _ranges(_HANGUL)
+_CJK_RANGES = _HANGUL_RANGES + _ranges(_KANA) + _ranges(_HAN)
+
+
+def _starts_in(word, ranges):
+    c = ord(word[0])
+    return c >= 0x1100 and any(lo <= c <= hi for lo, hi in ranges)
 
 # Korean particles (조사) and the endings that 하다/되다/이다 verbs attach to a noun, taken off
 # the end of a Hangul word (longest first, again and again) while 2 characters or more remain:
@@ -70,7 +93,35 @@ def strip_korean(word):
     return word
 
 
-_STEMMER = snowballstemmer.stemmer("english")
+def _english_stemmer():
+    """Snowball's English stemmer, loaded alone: the package's __init__ imports the stemmers of
+    all its 30-odd languages (about 35 ms, more than a Python start-up), and the recall hook
+    pays every millisecond (docs/judgment-ledger.md, "Recall for automatic injection"). The
+    module is imported under its own name (snowballstemmer.english_stemmer) with the package
+    standing in for the time of the import only, so a later `import snowballstemmer` runs the
+    real package, which then finds the module already loaded."""
+    if "snowballstemmer" in sys.modules:  # the package already ran: import as usual
+        __import__("snowballstemmer.english_stemmer")
+        return sys.modules["snowballstemmer.english_stemmer"].EnglishStemmer()
+    spec = importlib.util.find_spec("snowballstemmer")  # locates it without running it
+    if spec is None or not spec.submodule_search_locations:
+        import snowballstemmer  # noqa: F401  (the ImportError a missing package raises)
+    package = types.ModuleType("snowballstemmer")
+    package.__path__ = list(spec.submodule_search_locations)
+    package.__spec__ = spec
+    sys.modules["snowballstemmer"] = package
+    try:
+        __import__("snowballstemmer.english_stemmer")  # the import statement's own path
+        english = sys.modules["snowballstemmer.english_stemmer"]
+    finally:
+        if sys.modules.get("snowballstemmer") is package:
+            del sys.modules["snowballstemmer"]
+    # always the pure-Python stemmer, even where the package would pick PyStemmer: one
+    # algorithm, the same stems in every process
+    return english.EnglishStemmer()
+
+
+_STEMMER = _english_stemmer()
 
 
 def fold(text):
@@ -90,17 +141,23 @@ def words(folded):
         return found
     out = []
     for word in found:
-        if _HANGUL_WORD.match(word):
-            if word in KOREAN_STOPWORDS:
-                continue
-            word = strip_korean(word)
-            if word in KOREAN_STOPWORDS:
-                continue
-        if len(word) > 2 and _CJK.match(word):
-            out.extend(word[i:i + 2] for i in range(len(word) - 1))
-        else:
-            out.append(word)
+        out.extend(_pieces(word))
     return out
+
+
+def _pieces(word):
+    """The words that one run of `_WORD` gives (see words)."""
+    if word.isascii():
+        return (word,)
+    if _starts_in(word, _HANGUL_RANGES):
+        if word in KOREAN_STOPWORDS:
+            return ()
+        word = strip_korean(word)
+        if word in KOREAN_STOPWORDS:
+            return ()
+    if len(word) > 2 and _starts_in(word, _CJK_RANGES):
+        return [word[i:i + 2] for i in range(len(word) - 1)]
+    return (word,)
 
 
 def term(word):
@@ -108,8 +165,19 @@ def term(word):
     if len(word) < MIN_LEN or word in STOPWORDS:
         return None
     if word.isascii() and not word.isdigit():
-        return _STEMMER.stemWord(word)
+        stem = _STEMS.get(word)
+        if stem is None:
+            if len(_STEMS) >= _STEMS_MAX:
+                _STEMS.clear()
+            stem = _STEMS[word] = _STEMMER.stemWord(word)
+        return stem
     return word
+
+
+# Stems already computed: Snowball in pure Python costs tens of microseconds a word, and a
+# query, its lexicon groups and the records read back repeat the same words. Bounded.
+_STEMS = {}
+_STEMS_MAX = 50000
 
 
 def terms(text):
@@ -119,6 +187,18 @@ def terms(text):
         t = term(word)
         if t is not None:
             seen.setdefault(t, None)
+    return list(seen)
+
+
+def word_terms(text):
+    """The terms of a text grouped by the word they come from, distinct, in order of first
+    appearance: [(term, ...)]. An English word gives one term, a long Hangul, kana or Han word
+    its 2-character pieces, so a caller can weigh a word as one unit of meaning."""
+    seen = {}
+    for word in _WORD.findall(fold(text)):
+        found = tuple(dict.fromkeys(t for t in map(term, _pieces(word)) if t is not None))
+        if found:
+            seen.setdefault(found, None)
     return list(seen)
 
 

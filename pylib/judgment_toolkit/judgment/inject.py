@@ -2,7 +2,7 @@
 decisions that answer a question being asked, or nothing. The PreToolUse hook calls `answers`
 in-process; an explicit search (judgment.search) stays broad.
 
-INTERFACE (fixed; the internals are being rebuilt precision-first):
+INTERFACE (fixed):
 
     answers(path, project, question, options=(), env=None) -> [Answer]
 
@@ -14,14 +14,293 @@ The list is best first and holds at most MAX_ANSWERS items; an empty list means 
 `question` is the question's text, `options` the option labels (they weigh less than the
 question). Raises only what ledger.records raises for an unreadable ledger (OSError and
 ledger's own errors); the hook maps every exception to silence.
+
+The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
+  1. rank: one pass of the relevance ranking (judgment.rank, BM25 with the lexicon) over the
+     project's records, the question's terms weighing 1 and the option labels' OPTION_WEIGHT;
+     the best CANDIDATES records are read back;
+  2. accept: a candidate is kept only when it is about what is asked, measured on whole words
+     (a Korean word's 2-character pieces count as one word), each weighed by its idf:
+     `asked` is the share of the question's words that the record holds (its own word, or one
+     the lexicon gives for it, which counts ALT_CREDIT), `covered` the share of the record's
+     QUESTION words that the question or its options hold; GENERIC words weigh GENERIC_WEIGHT
+     of their idf; the match is their geometric mean and must reach ACCEPT and MARGIN times
+     the best candidate's match;
+  3. one topic: the candidates that answer the same question as an accepted record (Topic)
+     form its topic; the newest leads, and the older ones with another answer are "earlier".
 """
 MAX_ANSWERS = 3
+CANDIDATES = 10
+OPTION_WEIGHT = 0.3  # an option label's term, against a question's term (1)
+OPTION_CREDIT = 0.5  # a record's question word found only among the option labels
+ALT_CREDIT = 0.8  # a question word matched through the lexicon, against the word itself
+ACCEPT = 0.4
+MARGIN = 0.8
+SAME_QUESTION = 0.5
+SAME_LOOSE = 0.3  # enough for a candidate that itself comes NEAR to answering
+NEAR = 0.25
+GENERIC_WEIGHT = 0.2  # of a generic word's idf (GENERIC)
 
 
 def answers(path, project, question, options=(), env=None):
-    """The past decisions that answer `question` (see the module docstring). Placeholder
-    behaviour until the precision-first rule lands: the relevance ranking's top records."""
-    from . import rank
-    text = " ".join([question, *options])
-    return [{"record": rec, "earlier": []}
-            for rec in rank.search_records(path, project, text, MAX_ANSWERS)]
+    """The past decisions that answer `question` (see the module docstring)."""
+    judged = judge(path, project, question, options, env)
+    accepted = [(m, rec) for m, rec in judged if m["match"] >= ACCEPT]
+    if not accepted:
+        return []
+    best = accepted[0][0]["match"]
+    accepted = [(m, rec) for m, rec in accepted if m["match"] >= MARGIN * best]
+    return topics([rec for _, rec in accepted], [(m["match"], rec) for m, rec in judged],
+                  options, env)[:MAX_ANSWERS]
+
+
+def judge(path, project, question, options=(), env=None):
+    """[(features, record)] of the best candidates, best match first: the measures of the
+    acceptance rule for each (see the module docstring)."""
+    from . import ledger, rank
+    query = Query(question, options, env)
+    if not query.words:
+        return []
+    scorer = rank.Scorer(query.terms, query.weights)
+    for offset, rec in ledger.records(path, project):
+        scorer.add(offset, rec)
+    import heapq
+    keys = heapq.nlargest(CANDIDATES, scorer.keys())
+    if not keys:
+        return []
+    idf = query.idf(scorer)
+    scores = {key[3]: key[0] for key in keys}
+    judged = []
+    for rec in rank.read_back(path, project, [(key[2], key[3]) for key in keys]):
+        features = query.features(rec, idf)
+        features["bm25"] = scores[rec["id"]]
+        judged.append((features, rec))
+    judged.sort(key=lambda item: -item[0]["match"])  # stable: BM25 order on ties
+    return judged
+
+
+class Query:
+    """A question and its option labels, analysed: words, terms, weights, lexicon links."""
+
+    def __init__(self, question, options, env):
+        from . import analysis, lexicon
+        self.analysis = analysis
+        self.words = analysis.word_terms(question)
+        own = [t for word in self.words for t in word]
+        have = set(own)
+        option_terms = [t for t in analysis.terms(" ".join(options)) if t not in have]
+        lx = lexicon.check(env)
+        self.alternatives = {}  # term the lexicon adds -> the question's terms that fired it
+        # a generic word is not searched for: it would bring most records into the pass's
+        # scoring (the slow part) and weighs little in the rule
+        generic = generic_words()
+        weights = {t: 1.0 for word in self.words if not is_generic(word, generic) for t in word}
+        for t in option_terms:
+            weights[t] = OPTION_WEIGHT
+        for base, terms in ((1.0, own), (OPTION_WEIGHT, option_terms)):
+            if not terms:
+                continue
+            for sources, group in lx.fired(terms):
+                for entry in group:
+                    share = base * lexicon.EXPANSION_WEIGHT / len(entry)
+                    for t in entry:
+                        if t in weights and (t in have or weights[t] >= share):
+                            continue
+                        weights[t] = share
+                        if base == 1.0:
+                            self.alternatives.setdefault(t, set()).update(sources)
+        for t in list(self.alternatives):
+            if t in have:
+                del self.alternatives[t]
+        self.own = have
+        self.option_terms = set(option_terms)
+        self.terms = list(weights)
+        self.weights = list(weights.values())
+
+    def idf(self, scorer):
+        """{term: idf} of the query's terms, from the pass's statistics."""
+        import math
+        n = scorer.count
+        return {t: math.log(1 + (n - df + 0.5) / (df + 0.5)) for t, df in zip(scorer.terms, scorer.df)}
+
+    def features(self, rec, idf):
+        """{"asked", "asked_q", "covered", "match"} of one record (see the module docstring)."""
+        terms = self.analysis.terms
+        asked_fields = set(terms(_text(rec)))
+        question = rec.get("question") if type(rec.get("question")) is str else ""
+        asked_q = set(terms(question))
+        rare = max(idf.values()) if idf else 1.0
+        generic = generic_words()
+        f = {"asked": self._asked(asked_fields, idf), "asked_q": self._asked(asked_q, idf)}
+        found = 0.0
+        total = 0.0
+        for word in self.analysis.word_terms(question):
+            weight = sum(idf.get(t, rare) for t in word) / len(word)
+            if is_generic(word, generic):
+                weight *= GENERIC_WEIGHT
+            total += weight
+            share = 0.0
+            for t in word:
+                if t in self.own or t in self.alternatives:
+                    share += 1.0
+                elif t in self.option_terms:
+                    share += OPTION_CREDIT
+            found += weight * share / len(word)
+        f["covered"] = found / total if total else 0.0
+        f["match"] = (f["asked"] * f["covered"]) ** 0.5
+        return f
+
+    def _asked(self, held, idf):
+        found = 0.0
+        total = 0.0
+        generic = generic_words()
+        reached = _reached(self.alternatives, held)
+        for word in self.words:
+            weight = sum(idf.get(t, 0.0) for t in word) / len(word)
+            if is_generic(word, generic):
+                weight *= GENERIC_WEIGHT
+            total += weight
+            share = sum(1 for t in word if t in held) / len(word)
+            if share < ALT_CREDIT and not reached.isdisjoint(word):
+                share = ALT_CREDIT
+            found += weight * share
+        return found / total if total else 0.0
+
+
+def _reached(alternatives, held):
+    """The terms whose lexicon alternatives a record holds (`held`): linear in both, where
+    asking word by word would cost words x alternatives."""
+    reached = set()
+    for t, sources in alternatives.items():
+        if t in held:
+            reached |= sources
+    return reached
+
+
+def _text(rec):
+    parts = [rec[f] for f in ("question", "answer", "rationale") if type(rec.get(f)) is str]
+    tags = rec.get("tags")
+    if type(tags) is list:
+        parts.extend(t for t in tags if type(t) is str)
+    return "\n".join(parts)
+
+
+def topics(accepted, candidates, options=(), env=None):
+    """[Answer]: each accepted record's topic led by its newest record (see the docstring)."""
+    from .ledger import time_key
+    topic = Topic(options, env)
+    out = []
+    used = set()
+    for rec in accepted:
+        if id(rec) in used:
+            continue
+        same = [rec] + [c for match, c in candidates if c is not rec and id(c) not in used
+                        and topic.same(rec, c, match)]
+        same.sort(key=lambda c: time_key(c["decided_at"]), reverse=True)
+        used.update(id(c) for c in same)
+        lead = same[0]
+        answers = {_answer(lead)}
+        earlier = []
+        for c in same[1:]:
+            if _answer(c) not in answers:
+                answers.add(_answer(c))
+                earlier.append(c)
+        out.append({"record": lead, "earlier": earlier})
+    return out
+
+
+class Topic:
+    """Whether two records answer the same question: the words of each one's question, its own
+    or the lexicon's, found in the other's question or answer (a later decision often names
+    the answer it reverses: "Recharts 대신 ECharts로 바꿀까?"), on average over both directions (generic words
+    weigh GENERIC_WEIGHT), reach SAME_QUESTION."""
+
+    def __init__(self, options=(), env=None):
+        from . import analysis, lexicon
+        from .ledger import time_key
+        self.time_key = time_key
+        self.analysis = analysis
+        self.lexicon = lexicon.check(env)
+        self.generic = generic_words()
+        self.cache = {}
+        self.options = set(analysis.terms(" ".join(options)))
+
+    def _words(self, rec):
+        key = id(rec)
+        if key not in self.cache:
+            question = rec.get("question") if type(rec.get("question")) is str else ""
+            answer = rec.get("answer") if type(rec.get("answer")) is str else ""
+            words = self.analysis.word_terms(question)
+            terms = {t for w in words for t in w}
+            held = terms | set(self.analysis.terms(answer))
+            alternatives = {}
+            for sources, group in self.lexicon.fired(terms):
+                for entry in group:
+                    for t in entry:
+                        if t not in terms:
+                            alternatives.setdefault(t, set()).update(sources)
+            self.cache[key] = (words, held, alternatives)
+        return self.cache[key]
+
+    def _covered(self, a, b):
+        words, _, alternatives = a
+        held = b[1]
+        found = total = 0.0
+        reached = _reached(alternatives, held)
+        for word in words:
+            weight = GENERIC_WEIGHT if is_generic(word, self.generic) else 1.0
+            total += weight
+            share = sum(1 for t in word if t in held) / len(word)
+            if share < ALT_CREDIT and not reached.isdisjoint(word):
+                share = ALT_CREDIT
+            found += weight * share
+        return found / total if total else 0.0
+
+    def same(self, x, y, match):
+        """x (accepted) and y (a candidate whose match with the asked question is `match`)."""
+        a, b = self._words(x), self._words(y)
+        similar = (self._covered(a, b) + self._covered(b, a)) / 2
+        if similar >= SAME_QUESTION:
+            return True
+        # a later decision that reverses x is often asked as a change ("move the console to
+        # Next.js?") and shares fewer words with it: enough when it nearly answers by itself
+        # ... and when it speaks of the same alternatives: the asked question's option labels,
+        # or the answer of the decision it would reverse
+        if not (similar >= SAME_LOOSE and match >= NEAR
+                and self.time_key(y["decided_at"]) > self.time_key(x["decided_at"])):
+            return False
+        answer = x.get("answer") if type(x.get("answer")) is str else ""
+        return bool(b[1] & (self.options | set(self.analysis.terms(answer))))
+
+
+# Words that every team's decisions use whatever they are about (verbs of deciding, "tool",
+# "way", "new"): in a small ledger they are rare, hence of high idf, but they say nothing about
+# the subject; they weigh GENERIC_WEIGHT of their idf in the acceptance rule.
+GENERIC = """
+use using used new tool tools approach option options choice choose pick way method default type
+kind keep move switch change add make need want go now still first next set get start stop own
+better best good right plan decide decision setup support value
+도구 툴 방식 방법 사용 선택 도입 변경 유지 전환 적용 기준 정하 얼마 얼마나 몇 계속 이번 다음 새로 방향 여부
+"""
+
+
+def generic_words():
+    """The word-term tuples of GENERIC (analysed once)."""
+    global _GENERIC
+    if _GENERIC is None:
+        from .analysis import word_terms
+        _GENERIC = frozenset(word_terms(GENERIC))
+    return _GENERIC
+
+
+_GENERIC = None
+
+
+def is_generic(word, generic):
+    """A word of GENERIC, or a Korean verb in a question's ending -ㄹ까 (바꿀까, 옮길까: what
+    it asks is in the other words)."""
+    return word in generic or word[-1].endswith("까")
+
+
+def _answer(rec):
+    return " ".join(str(rec.get("answer", "")).casefold().split())

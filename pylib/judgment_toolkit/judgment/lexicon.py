@@ -96,17 +96,26 @@ class Lexicon:
             item[3] = analyse(item[0], item[1])
         return item[3]
 
-    def expand(self, own, weight=EXPANSION_WEIGHT):
-        """{added term: weight} for a query whose terms are `own`, in a stable order."""
+    def fired(self, own):
+        """[(the terms of `own` that fire the group, group)] of every group that fires for a
+        query whose terms are `own`, in the lexicon's order."""
         have = set(own)
         query_needles = [n for t in own for n in analysis.needles(t)]
-        added = {}
+        found = []
         for item in self.items:
             if not any(n in item[2] for n in query_needles):
                 continue
             group = self._group(item)
-            if not any(have.issuperset(entry) for entry in group):
-                continue
+            sources = frozenset(t for entry in group if have.issuperset(entry) for t in entry)
+            if sources:
+                found.append((sources, group))
+        return found
+
+    def expand(self, own, weight=EXPANSION_WEIGHT):
+        """{added term: weight} for a query whose terms are `own`, in a stable order."""
+        have = set(own)
+        added = {}
+        for _, group in self.fired(own):
             for entry in group:
                 share = weight / len(entry)
                 for t in entry:

@@ -43,6 +43,7 @@ ledger.open_read, so a ledger that is not a regular file is refused as in the ma
 import heapq
 import json
 import math
+import re
 
 from . import ledger
 from .analysis import fold, needles, term, terms, words
@@ -83,7 +84,10 @@ class Scorer:
         self.weights = weights or [1.0] * len(query_terms)
         self.index = {}  # folded word -> position of its term in query_terms, or -1
         self.positions = {t: i for i, t in enumerate(query_terms)}
-        self.needles = [n for t in query_terms for n in needles(t)]
+        found = sorted({n for t in query_terms for n in needles(t)}, key=len, reverse=True)
+        # one scan for all the needles: a query and its lexicon terms can hold a hundred, and
+        # most records hold none of them (a regex alternation of literals runs in C)
+        self.needles = re.compile("|".join(map(re.escape, found))) if found else None
         self.count = 0  # N
         self.total_length = 0.0
         self.df = [0] * len(query_terms)
@@ -95,13 +99,12 @@ class Scorer:
         self.count += 1
         self.total_length += length
         needles = self.needles
-        whole = fold("\0".join([text for _, text in fields]))
-        if not any(n in whole for n in needles):
+        if needles is None or not needles.search(fold("\0".join([text for _, text in fields]))):
             return  # the common case: counted, and nothing else to do
         counts = None
         for weight, text in fields:
             folded = fold(text)
-            if not any(n in folded for n in needles):
+            if not needles.search(folded):
                 continue
             for word in words(folded):
                 i = self.index.get(word)
@@ -124,6 +127,11 @@ class Scorer:
 
     def best(self, limit):
         """[(offset, id)] of the best `limit` matching records, best first."""
+        # the offset makes every key unique, so ids are never compared
+        return [(key[2], key[3]) for key in heapq.nlargest(limit, self.keys())]
+
+    def keys(self):
+        """[(score, time key, offset, id)] of every matching record, unordered."""
         if not self.hits:
             return []
         n = self.count
@@ -135,8 +143,7 @@ class Scorer:
             norm = K1 * (1 - B + B * length / average)
             score = sum(w[i] * idf[i] * c * (K1 + 1) / (c + norm) for i, c in enumerate(counts) if c)
             keys.append((round(score, SCORE_DIGITS), ledger.time_key(decided_at), offset, rec_id))
-        # the offset makes every key unique, so ids are never compared
-        return [(key[2], key[3]) for key in heapq.nlargest(limit, keys)]
+        return keys
 
 
 def search_records(path, project, query, limit):
@@ -145,10 +152,10 @@ def search_records(path, project, query, limit):
     scorer = Scorer(*query_terms(query))
     for offset, rec in ledger.records(path, project):
         scorer.add(offset, rec)
-    return list(_read_back(path, project, scorer.best(limit)))
+    return list(read_back(path, project, scorer.best(limit)))
 
 
-def _read_back(path, project, found):
+def read_back(path, project, found):
     """The records with these (offset, id), read again from the ledger, in the given order."""
     if not found:
         return

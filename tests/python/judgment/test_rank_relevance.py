@@ -175,9 +175,9 @@ def test_a_line_rewritten_between_the_pass_and_the_read_back_is_left_out(tmp_pat
         scorer.add(offset, r)
     best = scorer.best(3)
     write_records(path, [rec(1, question="cache one"), rec(9, question="cache two")])  # same offsets
-    assert [r["id"] for r in rank._read_back(path, "demo", best)] == ["id-1"]
+    assert [r["id"] for r in rank.read_back(path, "demo", best)] == ["id-1"]
     path.unlink()
-    assert list(rank._read_back(path, "demo", best)) == []
+    assert list(rank.read_back(path, "demo", best)) == []
 
 
 def test_memory_holds_small_entries_not_the_records(tmp_path):

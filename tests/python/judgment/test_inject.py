@@ -1,0 +1,164 @@
+"""Recall for automatic injection (judgment.inject.answers; docs/judgment-ledger.md, "Recall
+for automatic injection"): a past decision only when it answers the question, the newest first
+on one topic, nothing otherwise. Judgment Ledger v1, "Project Scope": only the asking project's
+records. Small hand-made ledgers, real files."""
+import json
+
+import pytest
+
+from judgment_toolkit.judgment import inject, ledger
+from ledger_helpers import write_records
+
+
+def decision(rid, question, answer, rationale="", tags=(), project="shop", at="2025-03-01"):
+    return {"id": rid, "project": project, "decided_at": f"{at}T10:00:00Z", "question": question,
+            "answer": answer, "rationale": rationale, "card_ref": f"cards/{rid}.json",
+            "tags": list(tags)}
+
+
+TEAM = [
+    decision("queue", "Use Redis or Postgres for the job queue?", "postgres",
+             "one less service to run; SKIP LOCKED handles our volume", ["infra", "queue"]),
+    decision("webhooks", "How many times should failed webhook deliveries be retried?",
+             "5 times with exponential backoff", "then the endpoint is marked failing"),
+    decision("cdn", "What TTL for product pages on the CDN?", "5 minutes", "prices change often"),
+    decision("versioning", "Version the public API in the URL path or in a header?", "URL path"),
+    decision("logs", "How long do we retain application logs?", "30 days searchable",
+             "then one year in cold storage", ["logging"]),
+    decision("flags", "Feature flags: buy LaunchDarkly or build our own?", "LaunchDarkly"),
+    decision("coverage", "Do we put a minimum code coverage gate in CI?", "no global gate"),
+    decision("canary", "Deploy strategy: blue-green or canary?", "canary, 5% for 30 minutes"),
+    decision("e2e", "Which tool should we use for the end-to-end tests?", "Playwright",
+             "runs the three browsers in CI"),
+    decision("passwords", "Which algorithm do we hash passwords with?", "argon2id"),
+    decision("paging", "Offset or cursor pagination for list endpoints?", "cursor"),
+    decision("darkmode", "Ship dark mode in the first release?", "no, after launch"),
+]
+
+
+@pytest.fixture
+def shop(tmp_path):
+    path = tmp_path / "ledger.jsonl"
+    write_records(path, TEAM)
+    return path
+
+
+def ids(found):
+    return [a["record"]["id"] for a in found]
+
+
+def test_a_paraphrase_is_accepted(shop):
+    found = inject.answers(str(shop), "shop", "Should background jobs go through Redis or stay in Postgres?")
+    assert ids(found) == ["queue"]
+    assert found[0]["earlier"] == []
+    assert found[0]["record"] == TEAM[0]  # the record as stored
+
+
+def test_an_unrelated_question_that_shares_generic_words_is_silent(shop):
+    """"Which tool should we use" is what the end-to-end decision asks too; the subject differs."""
+    assert inject.answers(str(shop), "shop", "Which tool should we use for the settings page layout?") == []
+    assert inject.answers(str(shop), "shop", "Should the new settings page use a modal or a separate route?") == []
+
+
+def test_a_question_of_stop_words_only_is_silent(shop):
+    assert inject.answers(str(shop), "shop", "Should we do it or not?") == []
+    assert inject.answers(str(shop), "shop", "") == []
+
+
+def test_a_korean_question_finds_the_english_decision_through_the_lexicon(shop):
+    found = inject.answers(str(shop), "shop", "로그는 며칠 동안 보관할까요?")
+    assert ids(found) == ["logs"]
+
+
+def test_an_english_question_finds_the_korean_decision(tmp_path):
+    path = tmp_path / "ledger.jsonl"
+    write_records(path, TEAM + [decision("timeout", "결제 API 타임아웃은 몇 초로 둘까?", "30초")])
+    found = inject.answers(str(path), "shop", "What timeout should the payment API use?")
+    assert ids(found) == ["timeout"]
+
+
+def test_on_a_reversed_decision_the_newest_leads_and_the_older_is_earlier(tmp_path):
+    path = tmp_path / "ledger.jsonl"
+    first = decision("api-1", "Use REST or GraphQL for the mobile API?", "REST", at="2025-03-03")
+    again = decision("api-0", "REST or GraphQL for the mobile API?", "rest", at="2025-01-10")
+    later = decision("api-2", "Should the mobile API move to GraphQL now?", "GraphQL", at="2025-09-09")
+    write_records(path, [first, later] + TEAM + [again])  # file order is not time order
+    found = inject.answers(str(path), "shop", "Which API style should the mobile app use: REST or GraphQL?")
+    assert ids(found) == ["api-2"]
+    # newest first; the oldest said the same as the one after it ("rest"), so it is not repeated
+    assert [r["id"] for r in found[0]["earlier"]] == ["api-1"]
+
+
+def test_two_subjects_asked_at_once_give_two_answers_best_first(shop):
+    found = inject.answers(str(shop), "shop",
+                           "How long do we retain application logs, and what TTL for product pages on the CDN?")
+    assert set(ids(found)) == {"logs", "cdn"}
+    assert all(a["earlier"] == [] for a in found)
+
+
+def test_at_most_max_answers(tmp_path):
+    path = tmp_path / "ledger.jsonl"
+    same = [decision(f"q{n}", f"Cache product pages on the CDN for {n} minutes?", f"answer {n}",
+                     at=f"2025-0{n}-01") for n in range(1, 6)]
+    write_records(path, TEAM + same)
+    found = inject.answers(str(path), "shop", "How long do we cache product pages on the CDN?")
+    assert 1 <= len(found) <= inject.MAX_ANSWERS
+    assert found[0]["record"]["id"] == "q5"  # one topic: the newest leads
+
+
+def test_only_the_asking_projects_records(tmp_path):
+    """Judgment Ledger v1, "Project Scope"."""
+    path = tmp_path / "ledger.jsonl"
+    other = [dict(r, id="blog-" + r["id"], project="blog") for r in TEAM]
+    write_records(path, other + TEAM)
+    found = inject.answers(str(path), "shop", "Use Redis or Postgres for the job queue?")
+    assert ids(found) == ["queue"]
+    assert inject.answers(str(path), "wiki", "Use Redis or Postgres for the job queue?") == []
+    assert ids(inject.answers(str(path), "blog", "Use Redis or Postgres for the job queue?")) == ["blog-queue"]
+
+
+def test_option_labels_weigh_less_than_the_question(shop):
+    """The labels alone do not make a decision the answer; with the question they help."""
+    asked = "Which one should we pick for the settings page?"
+    assert inject.answers(str(shop), "shop", asked, ["Redis", "Postgres"]) == []
+    found = inject.answers(str(shop), "shop", "Which backend for the job queue?", ["Redis", "Postgres"])
+    assert ids(found) == ["queue"]
+    # labels naming another decision's subject do not take the lead from the question's own
+    found = inject.answers(str(shop), "shop", "Use Redis or Postgres for the job queue?",
+                           ["failed webhook deliveries", "retried with exponential backoff"])
+    assert ids(found)[0] == "queue"
+
+
+def test_a_corrupt_line_is_skipped_as_ledger_records_does(tmp_path):
+    path = tmp_path / "ledger.jsonl"
+    lines = [json.dumps(r) for r in TEAM]
+    lines.insert(3, '{"id": "torn", "project": "shop", "question": "Use Redis or Post')
+    lines.insert(5, "not json at all: Redis Postgres job queue")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    found = inject.answers(str(path), "shop", "Use Redis or Postgres for the job queue?")
+    assert ids(found) == ["queue"]
+
+
+def test_a_missing_ledger_has_nothing_and_a_directory_raises(tmp_path):
+    assert inject.answers(str(tmp_path / "none.jsonl"), "shop", "Use Redis or Postgres for the job queue?") == []
+    with pytest.raises(ledger.NotRegular):
+        inject.answers(str(tmp_path), "shop", "Use Redis or Postgres for the job queue?")
+
+
+def test_the_ledger_is_left_as_it_was(shop):
+    before = shop.read_bytes()
+    inject.answers(str(shop), "shop", "Use Redis or Postgres for the job queue?", ["Redis", "Postgres"])
+    assert shop.read_bytes() == before
+
+
+def test_a_teams_own_lexicon_links_its_words(tmp_path, shop):
+    """$HARNESS_JUDGMENT_LEXICON (docs/judgment-ledger.md, "The lexicon: words that mean the
+    same") is read by this recall too, passed as env."""
+    path = tmp_path / "ledger.jsonl"
+    write_records(path, TEAM + [decision("authz", "Zanzibar-style authorization for sharing?", "yes")])
+    words = tmp_path / "team-words.txt"
+    words.write_text("rebac, zanzibar\n", encoding="utf-8")
+    asked = "Should document sharing use ReBAC?"
+    assert inject.answers(str(path), "shop", asked, env={}) == []
+    found = inject.answers(str(path), "shop", asked, env={"HARNESS_JUDGMENT_LEXICON": str(words)})
+    assert ids(found) == ["authz"]
