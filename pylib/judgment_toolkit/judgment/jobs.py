@@ -171,8 +171,10 @@ def verify(as_json):
         output.print_json(report.as_json())
     else:
         output.write("".join(f"line {n}: {reason}\n" for n, reason in report.bad))
+        repeats = (f" ({_count(report.repeats, 'repeated line')} of the same record, counted "
+                   "once)") if report.repeats else ""
         if report.ok:
-            output.write(f"ok: {_count(report.records, 'record')} in {path}\n")
+            output.write(f"ok: {_count(report.records, 'record')} in {path}{repeats}\n")
         else:
             _err(LEDGER, f"verify: {_count(report.records, 'valid record')}, "
                          f"{_count(len(report.bad), 'bad line')} in {path}")
