@@ -29,7 +29,7 @@ that writes the hook wiring and the permissions into .claude/settings.local.json
 share (run in a git repository) opts it into a team ledger committed with the code: the
 ledger's merge rule in .gitattributes (git's union, for every clone) and this clone's merge
 driver (a union by record), the ledger un-ignored, the project name in .claude/judgment-project;
-it makes no commit and prints the one that does (docs/team-memory.md).
+it makes no commit and prints the one that does.
 exit codes:
   0   hook: always; setup, share: written (or unchanged); --check: set up; --remove: removed
   1   --check: not set up

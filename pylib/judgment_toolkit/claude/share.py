@@ -189,7 +189,7 @@ def share(top, info, name) -> list:
     """Set everything up; returns what changed, in words."""
     done = []
     if add_block(top / ".gitattributes", "the team ledger merges as a union of lines in "
-                 "every clone (docs/team-memory.md)", [FLOOR_LINE]):
+                 "every clone", [FLOOR_LINE]):
         done.append(f".gitattributes: {FLOOR_LINE}")
     if add_block(info, "this clone merges the ledger by record (judgment-ledger merge)",
                  [DRIVER_LINE]):
@@ -203,7 +203,7 @@ def share(top, info, name) -> list:
         done.append(f"git config merge.{DRIVER}.driver: {command}")
     lines = unignore_lines(top)
     if lines and add_block(top / ".gitignore", "the team ledger and the project name are "
-                           "committed (docs/team-memory.md)", lines):
+                           "committed", lines):
         done.append(f".gitignore: {' '.join(lines)}")
     still = [p for p in (LEDGER, PROJECT_FILE) if ignored(top, p)]
     if still:
