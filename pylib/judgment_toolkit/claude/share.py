@@ -186,8 +186,24 @@ def missing(top, info) -> list:
 
 
 def share(top, info, name) -> list:
-    """Set everything up; returns what changed, in words."""
+    """Set everything up; returns what changed, in words. The ignore rules come first: when
+    the ledger stays ignored whatever share adds, it says which rule, and nothing is written."""
     done = []
+    ignore = top / ".gitignore"
+    before = ignore.read_bytes() if ignore.exists() else None
+    lines = unignore_lines(top)
+    if lines and add_block(ignore, "the team ledger and the project name are committed",
+                           lines):
+        done.append(f".gitignore: {' '.join(lines)}")
+    still = [p for p in (LEDGER, PROJECT_FILE) if ignored(top, p)]
+    if still:
+        rule = git(top, "check-ignore", "-v", "--no-index", "--", still[0], check=False)
+        if before is None:
+            ignore.unlink(missing_ok=True)
+        else:
+            ignore.write_bytes(before)
+        raise ShareError(f"{still[0]} is still ignored ({rule.stdout.strip()}); change that "
+                         "rule so it is not, then run share again (nothing was changed)")
     if add_block(top / ".gitattributes", "the team ledger merges as a union of lines in "
                  "every clone", [FLOOR_LINE]):
         done.append(f".gitattributes: {FLOOR_LINE}")
@@ -201,15 +217,6 @@ def share(top, info, name) -> list:
             "judgment ledger: a union by record (judgment-kit share)")
         git(top, "config", "--local", f"merge.{DRIVER}.driver", command)
         done.append(f"git config merge.{DRIVER}.driver: {command}")
-    lines = unignore_lines(top)
-    if lines and add_block(top / ".gitignore", "the team ledger and the project name are "
-                           "committed", lines):
-        done.append(f".gitignore: {' '.join(lines)}")
-    still = [p for p in (LEDGER, PROJECT_FILE) if ignored(top, p)]
-    if still:
-        rule = git(top, "check-ignore", "-v", "--no-index", "--", still[0], check=False)
-        raise ShareError(f"{still[0]} is still ignored ({rule.stdout.strip()}); change that "
-                         "rule so it is not, then run share again")
     if project_file_name(top) != name:
         write(top / PROJECT_FILE, name + "\n")
         done.append(f"{PROJECT_FILE}: {name}")

@@ -105,10 +105,13 @@ def test_share_in_a_linked_worktree_registers_for_the_whole_clone(shop, tmp_path
 def test_a_nested_ignore_rule_share_cannot_override_is_named(shop):
     (shop / ".claude" / "state").mkdir(parents=True)
     (shop / ".claude" / "state" / ".gitignore").write_text("*\n")
+    before = snapshot(shop)
     r = kit("share", cwd=shop)
     assert r.returncode == 70
     assert r.stderr.startswith(f"judgment-kit: share: {LEDGER} is still ignored (.claude/state/"
                                ".gitignore:1:*")
+    assert r.stderr.endswith("then run share again (nothing was changed)\n")
+    assert snapshot(shop) == before
 
 
 @pytest.mark.parametrize("args, message", [
