@@ -15,7 +15,7 @@ import subprocess
 
 import pytest
 
-from conftest import GIT_ENV, SCRIPTS, git
+from conftest import GIT_ENV, SCRIPTS
 
 LEDGER = ".claude/state/judgment-ledger.jsonl"
 PROJECT = "shop"  # the name share commits; each clone's folder is named otherwise
