@@ -142,3 +142,13 @@ def test_outside_a_git_repository_is_a_usage_error(tmp_path):
 def test_help_names_share():
     r = kit("--help", cwd="/")
     assert "judgment-kit share [--check | --remove] [--project NAME]" in r.stdout
+
+
+def test_remove_keeps_a_line_the_user_wrote_even_when_share_writes_the_same(shop):
+    """Only lines under share's own comment are share's."""
+    own = f"{LEDGER} merge=union\n"
+    (shop / ".gitattributes").write_text(own)
+    assert kit("share", cwd=shop).returncode == 0
+    assert (shop / ".gitattributes").read_text().count(own) == 2
+    assert kit("share", "--remove", cwd=shop).returncode == 0
+    assert (shop / ".gitattributes").read_text() == own
