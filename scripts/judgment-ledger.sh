@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # judgment-ledger.sh: the Judgment Ledger v1 (append | search | recall | list | show | prime |
-# verify), and the
+# verify | merge), and the
 # installed command `judgment-ledger` (scripts/installed/launcher runs this same file).
 #
 # This script owns the command line: subcommands, flags, --help, usage errors and their exit
@@ -15,7 +15,7 @@ source "$here/lib/py.sh"
 source "$here/lib/cli.sh"
 
 TOOL=judgment-ledger
-COMMANDS=(append search recall list show prime verify)
+COMMANDS=(append search recall list show prime verify merge)
 MAX_RESULTS=3   # search and recall: the contract's top 3 (judgment.search.MAX_LIMIT)
 PRIME_MAX=50    # judgment.prime.MAX_LIMIT
 LIST_MAX=100    # judgment.browse.MAX_LIMIT
@@ -122,11 +122,24 @@ cmd_verify() {
   py_exec "$TOOL" verify "${ARG[json]:-0}"
 }
 
+# merge BASE OURS THEIRS: git's merge driver for a shared ledger (git passes %O %A %B; see
+# docs/team-memory.md, "What the merge does"); the result replaces OURS.
+cmd_merge() {
+  cli_parse "" "" 3 "$@"
+  if ((CLI_WANTS_HELP)); then cli_help "$TOOL $SUBCOMMAND"; exit 0; fi
+  ((${#POS[@]} == 3)) || usage_error "needs BASE OURS THEIRS (git's %O %A %B), got ${#POS[@]} argument(s)"
+  local file
+  for file in "${POS[@]}"; do
+    [[ -f "$file" ]] || usage_error "not a file: '$file'"
+  done
+  py_exec "$TOOL" merge "${POS[@]}"
+}
+
 SUBCOMMAND="${1:-}"
 case "$SUBCOMMAND" in
   -h|--help|help) cli_help "$TOOL" ;;
   --version) printf '%s %s\n' "$TOOL" "$(cli_version)" ;;
-  append|search|recall|list|show|prime|verify) shift; "cmd_$SUBCOMMAND" "$@" ;;
+  append|search|recall|list|show|prime|verify|merge) shift; "cmd_$SUBCOMMAND" "$@" ;;
   "") printf '%s: unknown subcommand (none)\n' "$TOOL" >&2; cli_help "$TOOL" >&2; exit "$CLI_USAGE" ;;
   *) cli_die "$TOOL" "unknown subcommand $SUBCOMMAND$(cli_did_you_mean "$SUBCOMMAND" "${COMMANDS[@]}"); see $TOOL --help" ;;
 esac

@@ -26,10 +26,12 @@ cli_help() {
   text="$(<"$CLI_HELP_DIR/${1// /-}.txt")"
   printf '%s\n' "${text%%exit codes:*}" | sed '$d'
   case "$1" in
+    "judgment-ledger merge") ;;  # git's driver: it reads the files it is given, prints no JSON
     judgment-ledger*|"judgment-card record-answer"|"judgment-card recall")
       cat "$CLI_HELP_DIR/ledger-where.txt" ;;
   esac
   case "$1" in
+    "judgment-ledger merge") ;;
     "judgment-ledger "*|"judgment-card record-answer"|"judgment-card recall")
       cat "$CLI_HELP_DIR/json.txt" ;;
   esac

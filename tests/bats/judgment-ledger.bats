@@ -363,3 +363,28 @@ add() { # add PROJECT QUESTION [more flags...]
   [ "$status" -eq 0 ]
   [[ "$output" == '{"project":"shop","decisions":[{"question":"Keep the nightly export?","answer":"yes","decided_at":"'*'","id":"e-1"}],"recall":"judgment-ledger recall --project shop --question TEXT"}' ]]
 }
+
+@test "merge: git runs it as the ledger's merge driver; both sides' records, no markers" {
+  export GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@x GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@x
+  unset HARNESS_JUDGMENT_LEDGER
+  repo="$BATS_TEST_TMPDIR/shop"
+  git init -q -b main "$repo"
+  cd "$repo"
+  git config merge.judgment-ledger.driver "'$LEDGER' merge %O %A %B"
+  echo '.claude/state/judgment-ledger.jsonl merge=judgment-ledger' > .git/info/attributes
+  add shop "Which queue?"
+  git add -A && git commit -qm base
+  git checkout -qb other
+  add shop "Which cache?"
+  git commit -qam other
+  git checkout -q main
+  add shop "Which logger?"
+  git commit -qam main
+  run git merge -q --no-edit other
+  [ "$status" -eq 0 ]
+  ! grep -q '^<<<<<<<' .claude/state/judgment-ledger.jsonl
+  [ "$(wc -l < .claude/state/judgment-ledger.jsonl)" -eq 3 ]
+  run "$LEDGER" verify
+  [ "$status" -eq 0 ]
+  [[ "$output" == "ok: 3 records in "* ]]
+}

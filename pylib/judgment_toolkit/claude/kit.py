@@ -2,6 +2,7 @@
 
     judgment-kit hook session-start|ask-recall|ask-capture   (stdin: the hook's JSON)
     judgment-kit setup-claude [--global] [--check|--remove] [--project-dir DIR] [--goal G]...
+    judgment-kit share [--check|--remove] [--project NAME]
 
 Standard library only, so a hook still runs (and says how to install) on a bare python3. The
 facts every hook shares live here: how the tools are found, how the project is named, the
@@ -21,15 +22,21 @@ INSTALL_HINT = ("judgment-toolkit: its commands are not installed (looked on PAT
                 "in the plugin folder); install them from a clone of the repository with: pipx install .")
 USAGE = """usage: judgment-kit hook session-start|ask-recall|ask-capture
        judgment-kit setup-claude [--global] [--check | --remove] [--project-dir DIR] [--goal GOAL]...
+       judgment-kit share [--check | --remove] [--project NAME]
 Claude Code hooks (JSON on stdin; never fail, never block a tool call) and the setup command
 that writes the hook wiring and the permissions into .claude/settings.local.json (or
 ~/.claude/settings.json with --global); --check says whether they are there.
+share (run in a git repository) opts it into a team ledger committed with the code: the
+ledger's merge rule in .gitattributes (git's union, for every clone) and this clone's merge
+driver (a union by record), the ledger un-ignored, the project name in .claude/judgment-project;
+it makes no commit and prints the one that does.
 exit codes:
-  0   hook: always; setup: written (or unchanged); --check: set up; --remove: removed
+  0   hook: always; setup, share: written (or unchanged); --check: set up; --remove: removed
   1   --check: not set up
-  64  usage error
+  64  usage error (share: also outside a git worktree)
   65  the settings file is not JSON, or not settings setup can merge into (it is left as it is)
-  70  the settings file cannot be read or written
+  70  the settings file cannot be read or written; share: a file or git config cannot be
+      written, or the ledger stays ignored by a rule share cannot override
 """
 
 

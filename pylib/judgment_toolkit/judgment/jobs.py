@@ -171,12 +171,26 @@ def verify(as_json):
         output.print_json(report.as_json())
     else:
         output.write("".join(f"line {n}: {reason}\n" for n, reason in report.bad))
+        repeats = (f" ({_count(report.repeats, 'repeated line')} of the same record, counted "
+                   "once)") if report.repeats else ""
         if report.ok:
-            output.write(f"ok: {_count(report.records, 'record')} in {path}\n")
+            output.write(f"ok: {_count(report.records, 'record')} in {path}{repeats}\n")
         else:
             _err(LEDGER, f"verify: {_count(report.records, 'valid record')}, "
                          f"{_count(len(report.bad), 'bad line')} in {path}")
     return exits.OK if report.ok else exits.BAD_LINES
+
+
+def merge(base, ours, theirs):
+    """`merge BASE OURS THEIRS`: git's merge driver (%O %A %B); the result replaces OURS."""
+    from . import merge as merge_mod
+    try:
+        damaged = merge_mod.merge(base, ours, theirs)
+    except merge_mod.Unreadable as e:
+        _err(LEDGER, f"merge: {e}; git reports a conflict and keeps its own copy")
+        return exits.BAD_LINES
+    merge_mod.warn_damaged(LEDGER, damaged)
+    return exits.OK
 
 
 def _count(n, noun):
@@ -258,7 +272,7 @@ def card_answer(path, answer, why, project, session):
 
 
 JOBS = {"append": append, "search": search, "recall": recall, "prime": prime, "verify": verify,
-        "list": list_, "show": show,
+        "list": list_, "show": show, "merge": merge,
         "card-validate": card_validate, "card-render": card_render, "card-recall": card_recall,
         "card-answer": card_answer}
 

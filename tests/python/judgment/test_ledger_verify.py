@@ -61,7 +61,7 @@ def test_every_bad_line_is_named_with_its_reason(tmp_path):
         "\u00e9".encode("latin-1"),
         b"[1,2]",
         good[1],
-        json.dumps(rec(1)).encode(),          # id-1 again
+        json.dumps(rec(1, answer="other")).encode(),  # id-1 again, another record
         b'{"id":NaN}',
         good[2],
     ]
@@ -71,6 +71,8 @@ def test_every_bad_line_is_named_with_its_reason(tmp_path):
     r = ledger("verify", env=env_for(tmp_path, path))
     assert r.returncode == 1
     assert r.stdout.splitlines() == [
+        "line 1: id 'id-1' is on a later line too (line 10) with different content; readers use "
+        "this line",
         "line 2: not JSON (Expecting property name enclosed in double quotes: line 1 column 2 (char 1))",
         "line 3: empty line",
         "line 4: $: Additional properties are not allowed ('extra' was unexpected)",
@@ -79,16 +81,16 @@ def test_every_bad_line_is_named_with_its_reason(tmp_path):
         "line 6: repeats the key 'id'",
         "line 7: not UTF-8 (unexpected end of data at byte 0)",
         "line 8: not a JSON object (a list)",
-        "line 10: id 'id-1' is already used on line 1",
+        "line 10: id 'id-1' is already on line 1 with different content (readers use line 1)",
         "line 11: not JSON (NaN is not JSON)",
         "line 13: incomplete line (no final newline; a torn write?)",
     ]
-    assert r.stderr == f"judgment-ledger: verify: 3 valid records, 10 bad lines in {path}\n"
+    assert r.stderr == f"judgment-ledger: verify: 3 valid records, 11 bad lines in {path}\n"
     j = ledger("verify", "--json", env=env_for(tmp_path, path))
     doc = json.loads(j.stdout)
     assert j.returncode == 1 and doc["ok"] is False and doc["records"] == 3
-    assert [b["line"] for b in doc["bad"]] == [2, 3, 4, 5, 6, 7, 8, 10, 11, 13]
-    assert doc["bad"][1] == {"line": 3, "reason": "empty line"}
+    assert [b["line"] for b in doc["bad"]] == [1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 13]
+    assert doc["bad"][2] == {"line": 3, "reason": "empty line"}
     assert hashlib.sha256(path.read_bytes()).hexdigest() == digest  # read-only
 
 
