@@ -1,0 +1,73 @@
+#!/usr/bin/env bats
+# Hostile and careless input to the ledger's and the card's entry points, as a user calls them:
+# stored text that tries to drive the terminal, JSON that repeats a key, ids shared by two
+# projects (Judgment Ledger v1, section 'Project Scope'), a record the ledger refuses.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+  export HOME="$BATS_TEST_TMPDIR/home"
+  mkdir -p "$HOME"
+  unset HARNESS_PROJECT_ROOT HARNESS_PYTHON HARNESS_JUDGMENT_RANK HARNESS_MEM_HOME HARNESS_MEM_HOST \
+    HARNESS_MEM_PORT HARNESS_MEM_ADMIN_TOKEN HARNESS_MEM_PLATFORM
+  export HARNESS_JUDGMENT_LEDGER="$BATS_TEST_TMPDIR/state/ledger.jsonl"
+  ESC=$'\x1b'
+}
+
+# no_controls TEXT: fails (naming the byte) when TEXT holds a C0 control other than LF, or DEL.
+no_controls() {
+  if [[ "$1" =~ [$'\x01'-$'\x09'$'\x0b'-$'\x1f'$'\x7f'] ]]; then
+    printf 'control character in output: %q\n' "$1" >&2
+    return 1
+  fi
+}
+
+hostile_record() {
+  "$LEDGER" append --project p --question $'q\x1b]0;title\x07?' --answer $'a\r\x1b[31mred' \
+    --rationale $'first line\nsecond\x1b[0m line' --card-ref c.json --tags $'t\x1b[1m' --id i1
+}
+
+@test "show, list and prime print stored control characters escaped, as the history views do" {
+  hostile_record
+  run --separate-stderr "$LEDGER" show --project p i1
+  [ "$status" -eq 0 ]
+  no_controls "$output"
+  [[ "$output" == *'answer: "a\r\u001b[31mred"'* ]]
+  [[ "$output" == *'question: "q\u001b]0;title\u0007?"'* ]]
+  [[ "$output" == *$'rationale: first line\n  "second\\u001b[0m line"'* ]]
+  run --separate-stderr "$LEDGER" list --project p
+  [ "$status" -eq 0 ]
+  no_controls "$output"
+  [[ "$output" == *'"a \u001b[31mred"'* ]]
+  run --separate-stderr "$LEDGER" prime --project p
+  [ "$status" -eq 0 ]
+  no_controls "$output"
+  [[ "$output" == *'**"a \u001b[31mred"**'* ]]
+}
+
+@test "show --json, list --json and prime --json keep the exact stored values" {
+  hostile_record
+  run --separate-stderr "$LEDGER" show --project p i1 --json
+  [ "$(json_eval 'd["answer"] == "a\r\x1b[31mred"' <<<"$output")" = true ]
+  run --separate-stderr "$LEDGER" list --project p --json
+  [ "$(json_eval 'd["decisions"][0]["answer"] == "a\r\x1b[31mred"' <<<"$output")" = true ]
+  run --separate-stderr "$LEDGER" prime --project p --json
+  [ "$(json_eval 'd["decisions"][0]["answer"] == "a\r\x1b[31mred"' <<<"$output")" = true ]
+}
+
+@test "card render: a card's control characters reach the terminal escaped" {
+  "$JSON_PY" - "$ROOT/tests/fixtures/cards/queue.json" "$BATS_TEST_TMPDIR/card.json" <<'PY'
+import json, sys
+card = json.load(open(sys.argv[1]))
+card["question"] = "Queue?\x1b[2J"
+card["impact"] = "line one\nline \x1b[31mtwo"
+card["options"][0]["label"] = "Redis\x1b]0;x\x07"
+json.dump(card, open(sys.argv[2], "w"))
+PY
+  run --separate-stderr "$CARD" render "$BATS_TEST_TMPDIR/card.json"
+  [ "$status" -eq 0 ]
+  no_controls "$output"
+  [[ "$output" == *'# Decision: "Queue?\u001b[2J"'* ]]
+  [[ "$output" == *$'line one\n"line \\u001b[31mtwo"'* ]]
+}
