@@ -71,3 +71,38 @@ PY
   [[ "$output" == *'# Decision: "Queue?\u001b[2J"'* ]]
   [[ "$output" == *$'line one\n"line \\u001b[31mtwo"'* ]]
 }
+
+@test "append --input - refuses a repeated key, names it, exit 1, writes nothing" {
+  run --separate-stderr "$LEDGER" append --input - <<<'{"project":"p","project":"q","question":"q?","answer":"a","card_ref":"c"}'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "judgment-ledger: append rejected (--input: the key 'project' is given twice; give each field once)" ]
+  [ ! -s "$HARNESS_JUDGMENT_LEDGER" ]
+  run --separate-stderr "$LEDGER" append --input - <<<'{"project":"p","question":"q?","answer":"a","card_ref":"c","tags":NaN}'
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"NaN is not JSON"* ]]
+  [ ! -s "$HARNESS_JUDGMENT_LEDGER" ]
+}
+
+@test "an id stored by one project is neither revealed to nor blocks another (Project Scope)" {
+  "$LEDGER" append --project secret --question 'Hidden?' --answer yes --card-ref s.json --id shared-id
+  run --separate-stderr "$LEDGER" append --project other --question 'Mine?' --answer no \
+    --card-ref o.json --id shared-id --json
+  [ "$status" -eq 0 ]
+  [ -z "$stderr" ]
+  [ "$(json_eval 'd["project"], d["answer"]' <<<"$output")" = '["other","no"]' ]
+  # idempotent within each project: the same retry writes nothing, other content is refused
+  run --separate-stderr "$LEDGER" append --project other --question 'Mine?' --answer no \
+    --card-ref o.json --id shared-id
+  [ "$status" -eq 0 ]
+  run --separate-stderr "$LEDGER" append --project other --question 'Mine?' --answer yes \
+    --card-ref o.json --id shared-id
+  [ "$status" -eq 1 ]
+  [ "$(wc -l <"$HARNESS_JUDGMENT_LEDGER")" -eq 2 ]
+  run --separate-stderr "$LEDGER" show shared-id --project secret
+  [[ "$output" == *"question: Hidden?"* ]]
+  run --separate-stderr "$LEDGER" show shared-id --project other
+  [[ "$output" == *"question: Mine?"* ]]
+  run --separate-stderr "$LEDGER" verify
+  [ "$status" -eq 0 ]
+  [ "$output" = "ok: 2 records in $HARNESS_JUDGMENT_LEDGER" ]
+}

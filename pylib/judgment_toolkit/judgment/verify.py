@@ -2,14 +2,13 @@
 judgment-ledger.v1 record. Read-only: nothing is repaired, moved or rewritten.
 
 A line is valid when it is UTF-8, one strict JSON object (no repeated keys, no NaN or Infinity)
-that the judgment-ledger.v1 schema accepts, ends with LF, and carries an id no earlier line
-carries, and is at most the record cap (lines.RECORD_MAX) long. Lines come from the one
+that the judgment-ledger.v1 schema accepts, ends with LF, and carries an id no earlier line of its
+project carries, and is at most the record cap (lines.RECORD_MAX) long. Lines come from the one
 streaming reader (lines.numbered), so memory is one chunk, at most one record and the set of
 ids; an over-long line is named with its length and never held.
 """
-import json
-
 from . import ledger, schema
+from ..jsonutil import RepeatedKey, loads_strict
 from .lines import RECORD_MAX_TEXT, Overlong, numbered
 REASON_MAX = 300  # a reason quotes values from the line (schema messages): keep it readable
 
@@ -75,8 +74,8 @@ def check_line(line, complete, number, seen):
     except UnicodeDecodeError as e:
         return f"not UTF-8 ({e.reason} at byte {e.start})"
     try:
-        rec = json.loads(text, object_pairs_hook=_no_repeats, parse_constant=_no_constant)
-    except _Repeated as e:
+        rec = loads_strict(text)
+    except RepeatedKey as e:
         return f"repeats the key {e.args[0]!r}"
     except (ValueError, RecursionError) as e:
         return f"not JSON ({e})"
@@ -85,28 +84,12 @@ def check_line(line, complete, number, seen):
     problems = [f"{e.json_path}: {e.message}" for e in schema.errors(schema.LEDGER, rec)]
     if problems:
         return "; ".join(problems)
-    first = seen.get(rec["id"])
+    key = (rec["project"], rec["id"])  # a record's identity (writer.find_id)
+    first = seen.get(key)
     if first is not None:
         return f"id {rec['id']!r} is already used on line {first}"
-    seen[rec["id"]] = number
+    seen[key] = number
     return None
-
-
-class _Repeated(ValueError):
-    pass
-
-
-def _no_repeats(pairs):
-    out = {}
-    for key, value in pairs:
-        if key in out:
-            raise _Repeated(key)
-        out[key] = value
-    return out
-
-
-def _no_constant(name):
-    raise ValueError(f"{name} is not JSON")
 
 
 def _cut(reason):
