@@ -106,3 +106,44 @@ PY
   [ "$status" -eq 0 ]
   [ "$output" = "ok: 2 records in $HARNESS_JUDGMENT_LEDGER" ]
 }
+
+# big_card: the fixture card with a question of 5 MB (valid for the card's schema, over the
+# ledger's record cap), at $BATS_TEST_TMPDIR/big.json.
+big_card() {
+  "$JSON_PY" - "$ROOT/tests/fixtures/cards/queue.json" "$BATS_TEST_TMPDIR/big.json" <<'PY'
+import json, sys
+card = json.load(open(sys.argv[1]))
+card["question"] = "Q" * (5 * 1024 * 1024)
+json.dump(card, open(sys.argv[2], "w"))
+PY
+}
+
+@test "record-answer: a record the ledger rejects is exit 1 with its append rejected line (Fail-Open)" {
+  big_card
+  run --separate-stderr "$CARD" record-answer "$BATS_TEST_TMPDIR/big.json" --answer postgres \
+    --why w --project p --session s --json
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == "judgment-ledger: append rejected (record: "*"over the record cap of 4 MiB"* ]]
+  [ "$output" = '{"ledger":null,"harness_mem":"not_configured"}' ]
+  [ ! -s "$HARNESS_JUDGMENT_LEDGER" ]
+}
+
+@test "record-answer: with no interpreter, or one that crashes in the append step, it is skipped, exit 0" {
+  big_card
+  HARNESS_PYTHON="$BATS_TEST_TMPDIR/no-such-python" run --separate-stderr "$CARD" record-answer \
+    "$BATS_TEST_TMPDIR/big.json" --answer postgres --why w --project p --session s
+  [ "$status" -eq 0 ]
+  [[ "$stderr" == "judgment-card: record skipped ("* ]]
+  # the card step runs for real; the append step's interpreter crashes: skipped, not rejected
+  real="$JSON_PY"
+  printf '#!/bin/sh
+case "$3" in append) echo "RuntimeError: boom" >&2; exit 1 ;; esac
+exec "%s" "$@"\n' \
+    "$real" >"$BATS_TEST_TMPDIR/crash"
+  chmod +x "$BATS_TEST_TMPDIR/crash"
+  HARNESS_PYTHON="$BATS_TEST_TMPDIR/crash" run --separate-stderr "$CARD" record-answer \
+    "$BATS_TEST_TMPDIR/big.json" --answer postgres --why w --project p --session s
+  [ "$status" -eq 0 ]
+  [ "$stderr" = "judgment-ledger: append skipped (Python exited 1: RuntimeError: boom)" ]
+  [ ! -s "$HARNESS_JUDGMENT_LEDGER" ]
+}
