@@ -4,7 +4,6 @@ to is explained where it first appears, pipx is said how to get, and the README'
 `ha history <goal> graph` are its help's."""
 import re
 import subprocess
-import sys
 
 import pytest
 
@@ -31,3 +30,31 @@ def test_harness_mem_is_explained_where_it_first_appears(text):
     first = text.index("harness-mem")
     paragraph = text[text.rfind("\n\n", 0, first):text.find("\n\n", first)]
     assert "memory service" in paragraph and "not part of this toolkit" in paragraph, paragraph
+
+
+def _usage(argv):
+    """The help's usage of `ha history <goal> ...`, on one line."""
+    r = subprocess.run([str(SCRIPTS / "ha"), "history", "<goal>", *argv, "--help"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.split("\n")
+    usage = [lines[0]]
+    for line in lines[1:]:  # the usage's continuation lines are indented
+        if not line.startswith(" "):
+            break
+        usage.append(line)
+    return " ".join(" ".join(usage).split()).removeprefix("usage: ")
+
+
+def test_the_readme_synopses_of_history_commands_are_their_help():
+    """Each `ha history <goal> SUB [...]` synopsis in the README is the usage its --help prints
+    (the help is the truth; the README said `graph [--format md|--json]`)."""
+    found = re.findall(r"`(ha history <goal> (\w+) \[[^`]*)`", README)
+    assert {sub for _, sub in found} >= {"graph", "verify"}
+    for synopsis, sub in found:
+        assert synopsis == _usage([sub]), sub
+
+
+def test_the_readme_says_how_to_get_pipx():
+    install = README[README.index("## Install"):README.index("## Quick start")]
+    assert "python3 -m pip install --user pipx" in install and "apt" in install
