@@ -23,7 +23,8 @@ class RepeatedKey(ValueError):
     silently, so `{"project":"p","project":"q"}` would be stored under q."""
 
 
-def _no_repeats(pairs):
+def no_repeats(pairs):
+    """An object_pairs_hook: the object as a dict, RepeatedKey when a key comes twice."""
     out = {}
     for key, value in pairs:
         if key in out:
@@ -40,7 +41,7 @@ def loads_strict(text):
     """JSON text parsed strictly: RepeatedKey for an object that repeats a key, ValueError for
     NaN, Infinity or text that is not JSON (RecursionError for absurd nesting). `judgment-ledger
     verify` reads every line and `append --input -` its input with it."""
-    return json.loads(text, object_pairs_hook=_no_repeats, parse_constant=_no_constant)
+    return json.loads(text, object_pairs_hook=no_repeats, parse_constant=_no_constant)
 
 
 def utc_now() -> str:

@@ -22,8 +22,8 @@ def safe(text) -> str:
     if text is None:
         return "none"
     text = str(text)
-    if CONTROL.search(text):
-        return json.dumps(text, ensure_ascii=False)
+    if CONTROL.search(text):  # JSON leaves DEL, C1 and U+2028/9 as they are: escape them too
+        return escape_controls(json.dumps(text, ensure_ascii=False))
     return text
 
 

@@ -15,9 +15,11 @@ setup() {
   ESC=$'\x1b'
 }
 
-# no_controls TEXT: fails (naming the byte) when TEXT holds a C0 control other than LF, or DEL.
+# no_controls TEXT: fails (naming the byte) when TEXT holds a C0 control other than LF, DEL,
+# or the C1 control CSI (U+009B, bytes C2 9B: a one-character ESC [ on some terminals).
 no_controls() {
-  if [[ "$1" =~ [$'\x01'-$'\x09'$'\x0b'-$'\x1f'$'\x7f'] ]]; then
+  local LC_ALL=C
+  if [[ "$1" =~ [$'\x01'-$'\x09'$'\x0b'-$'\x1f'$'\x7f'] || "$1" == *$'\xc2\x9b'* ]]; then
     printf 'control character in output: %q\n' "$1" >&2
     return 1
   fi
@@ -25,7 +27,7 @@ no_controls() {
 
 hostile_record() {
   "$LEDGER" append --project p --question $'q\x1b]0;title\x07?' --answer $'a\r\x1b[31mred' \
-    --rationale $'first line\nsecond\x1b[0m line' --card-ref c.json --tags $'t\x1b[1m' --id i1
+    --rationale $'first line\nsecond\x1b[0m line' --card-ref $'c\xc2\x9b31m.json' --tags $'t\x1b[1m' --id i1
 }
 
 @test "show, list and prime print stored control characters escaped, as the history views do" {
@@ -36,6 +38,7 @@ hostile_record() {
   [[ "$output" == *'answer: "a\r\u001b[31mred"'* ]]
   [[ "$output" == *'question: "q\u001b]0;title\u0007?"'* ]]
   [[ "$output" == *$'rationale: first line\n  "second\\u001b[0m line"'* ]]
+  [[ "$output" == *'card_ref: "c\u009b31m.json"'* ]]
   run --separate-stderr "$LEDGER" list --project p
   [ "$status" -eq 0 ]
   no_controls "$output"
