@@ -72,11 +72,16 @@ cmd_record_answer() {
   [[ "$out" == *$'\n'* ]] || exit 0  # the step could not run (its `record skipped` line is said)
   outcome="${out%%$'\n'*}"
   doc="${out#*$'\n'}"
-  # Step 2: the ledger, through the ledger's own entry point (fail-open; its exit is not ours).
-  rec="$(printf '%s\n' "$doc" | "$here/judgment-ledger.sh" append --input - --json)" || true
+  # Step 2: the ledger, through the ledger's own entry point. It is fail-open (a failure is
+  # exit 0 and one `append skipped` line); its exit 1 is a record the ledger rejects (a
+  # question over the record cap, say), which Judgment Ledger v1, section 'Fail-Open', keeps an
+  # error of the caller's: exit 1 here too, its `append rejected` line said.
+  local appended=0
+  rec="$(printf '%s\n' "$doc" | "$here/judgment-ledger.sh" append --input - --json)" || appended=$?
   if [[ -v "ARG[json]" ]]; then
     printf '{"ledger":%s,"harness_mem":"%s"}\n' "${rec:-null}" "$outcome"
   fi
+  ((appended != 1)) || exit 1
 }
 
 cmd_recall() {

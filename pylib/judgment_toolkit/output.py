@@ -6,7 +6,31 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
+
+# What must not reach a terminal as is: C0 and C1 controls (ESC starts a terminal escape
+# sequence, CR rewrites the line) and the Unicode line and paragraph separators.
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def safe(text) -> str:
+    """One line of text for a person to read: as is, or as a quoted JSON string when it holds
+    a control character, so stored text can neither move the cursor, recolour the terminal nor
+    break the layout (docs/judgment-ledger.md, "What a person reads"); JSON output keeps the
+    exact value. None is "none"."""
+    if text is None:
+        return "none"
+    text = str(text)
+    if CONTROL.search(text):  # JSON leaves DEL, C1 and U+2028/9 as they are: escape them too
+        return escape_controls(json.dumps(text, ensure_ascii=False))
+    return text
+
+
+def escape_controls(text: str) -> str:
+    """Text with each control character written as its JSON escape (a line kept unquoted
+    inside a block of lines)."""
+    return CONTROL.sub(lambda c: json.dumps(c.group())[1:-1], text)
 
 
 def write(text: str, out=None) -> None:

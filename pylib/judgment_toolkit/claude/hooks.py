@@ -215,6 +215,10 @@ HOOKS = {"session-start": session_start, "ask-recall": ask_recall, "ask-capture"
 def run(argv) -> int:
     """Run one hook; exit 0 whatever happens (a problem is one line on stderr, which Claude
     Code keeps in its debug log)."""
+    if "-h" in argv or "--help" in argv:
+        from judgment_toolkit.claude.kit import USAGE
+        sys.stdout.write(USAGE)
+        return 0
     hook = HOOKS.get(argv[0]) if len(argv) == 1 else None
     if hook is None:
         sys.stderr.write(f"judgment-kit: hook: expected one of {', '.join(HOOKS)}\n")

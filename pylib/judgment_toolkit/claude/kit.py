@@ -47,7 +47,8 @@ def checkout_root() -> Path:
 
 
 def tool_path(name: str) -> str | None:
-    """Where `name` runs from, in the documented order: an installed copy on PATH,
+    """Where `name` runs from, in the documented order: an installed copy on PATH, beside the
+    running judgment-kit or its interpreter (the bin folder of a venv that is not on PATH),
     ~/.local/bin (pipx's default, missing from the PATH hooks get), the plugin's own folder
     (its scripts/ entry point). None when none exists, or when only the plugin's folder is left
     and this interpreter lacks the dependencies: its entry points would choose this same one
@@ -55,14 +56,25 @@ def tool_path(name: str) -> str | None:
     found = shutil.which(name)
     if found:
         return found
-    local = Path.home() / ".local" / "bin" / name
-    if local.is_file() and os.access(local, os.X_OK):
-        return str(local)
+    for folder in _beside() + [Path.home() / ".local" / "bin"]:
+        if (folder / name).is_file() and os.access(folder / name, os.X_OK):
+            return str(folder / name)
     script = checkout_root() / "scripts" / TOOLS[name]
     if not script.is_file():
         return None
     from judgment_toolkit.judgment import deps  # find_spec only: nothing heavy is imported
     return None if deps.missing() else str(script)
+
+
+def _beside() -> list:
+    """The folders of the running judgment-kit and of sys.executable, unresolved: a venv's
+    python is a symlink out of the venv, and its bin folder is what holds the commands."""
+    folders = []
+    if sys.argv and Path(sys.argv[0]).name == "judgment-kit":
+        folders.append(Path(os.path.abspath(sys.argv[0])).parent)
+    if sys.executable:
+        folders.append(Path(os.path.abspath(sys.executable)).parent)
+    return folders
 
 
 def project_dir(payload: dict) -> str:

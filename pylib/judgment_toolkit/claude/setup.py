@@ -113,6 +113,16 @@ def merge(settings: dict, want: dict) -> dict:
     return settings
 
 
+GOAL_RULE = re.compile(r"Bash\(ha history " + GOAL_NAME.pattern + "(?:"
+                       + "|".join(re.escape(t) for t in HISTORY_READS) + r")\)")
+
+
+def our_rule(kind: str, rule) -> bool:
+    """A goal's allow rule in the shape permission_rules writes, for any goal: one given with
+    --goal, or one that has moved or gone since, which today's goal list no longer names."""
+    return kind == "allow" and isinstance(rule, str) and GOAL_RULE.fullmatch(rule) is not None
+
+
 def remove(settings: dict, want: dict) -> dict:
     for section in ("permissions", "hooks"):
         held = settings.get(section)
@@ -121,7 +131,8 @@ def remove(settings: dict, want: dict) -> dict:
         for key, entries in want[section].items():
             if isinstance(held.get(key), list):
                 held[key] = [e for e in held[key] if e not in entries
-                             and not (section == "hooks" and ours(e))]
+                             and not (section == "hooks" and ours(e))
+                             and not (section == "permissions" and our_rule(key, e))]
                 if not held[key]:
                     del held[key]
         if not held:

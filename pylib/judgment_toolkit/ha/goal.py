@@ -289,8 +289,10 @@ def resolve(repo: Repo, arg: str, cwd: str | None = None, create: bool = False) 
             raise error("io_error", f"goal {arg!r}: cannot create the folder {exc.path}: "
                         f"{exc.detail}") from None
         k = safefs.kind(real)
-    if k == "missing":
-        raise error("usage", f"goal {arg!r}: no such folder")
+    if k == "missing":  # a newcomer's first `ha start`: say how a goal folder is made
+        import shlex
+        raise error("usage", f"goal {arg!r}: no such folder; make a goal there with "
+                    f"`ha new {shlex.quote(arg)}` (its SPEC.md and PLAN.md to fill in)")
     if k != "dir":
         raise error("usage", f"goal {arg!r}: not a folder")
     rel = os.path.relpath(real, top).replace(os.sep, "/")

@@ -41,7 +41,7 @@ def append(given, path=None):
         raise Rejected(f"record: {len(line) - 1} bytes as a ledger line, over the record cap of "
                        f"{RECORD_MAX_TEXT}; shorten the question, answer or rationale "
                        "(the card keeps the full text; --card-ref points at it)")
-    find = (lambda fd, size: writer.find_id(fd, size, rec["id"])) if "id" in given else None
+    find = (lambda fd, size: writer.find_id(fd, size, rec["id"], rec["project"])) if "id" in given else None
     found = writer.append(path or ledger.default_path(), line, find=find)
     if found is None:
         return rec, True
@@ -55,13 +55,15 @@ def fields_from_json(raw):
     """The append fields of one JSON object (`append --input -`): every key one of
     record.FLAGS and every value a string, as flags give them. Anything else comes back as
     {_BAD: reason}, which append_fail_open reports as a rejected record (exit 1)."""
-    import json
     from . import record
+    from ..jsonutil import RepeatedKey, loads_strict
     if len(raw) > INPUT_MAX:
         return {_BAD: f"--input: over {INPUT_MAX} bytes, so its record would be over the record "
                       f"cap of {RECORD_MAX_TEXT}; shorten the question, answer or rationale"}
     try:
-        doc = json.loads(raw.decode("utf-8"))
+        doc = loads_strict(raw.decode("utf-8"))
+    except RepeatedKey as e:
+        return {_BAD: f"--input: the key {e.args[0]!r} is given twice; give each field once"}
     except (UnicodeDecodeError, ValueError, RecursionError) as e:
         return {_BAD: f"--input: not one JSON object: {e}"}
     if type(doc) is not dict:

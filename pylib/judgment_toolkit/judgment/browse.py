@@ -83,7 +83,10 @@ FIELDS = ("id", "project", "decided_at", "question", "answer", "rationale", "car
 
 
 def details(rec):
-    """The decision as `field: value` lines, every field of the record, tags comma-joined."""
+    """The decision as `field: value` lines, every field of the record, tags comma-joined;
+    a value's line breaks start indented lines, and each line goes through output.safe
+    (docs/judgment-ledger.md, "What a person reads")."""
+    from ..output import safe
     out = []
     for key in FIELDS + tuple(k for k in rec if k not in FIELDS):
         if key not in rec:
@@ -94,5 +97,6 @@ def details(rec):
         elif type(value) is not str:
             value = json.dumps(value, ensure_ascii=False)
         # no trailing blank for an empty value; a line break is indented on
-        out.append(f"{key}:" + (" " + value.replace("\n", "\n  ") if value else ""))
+        value = "\n  ".join(safe(part) for part in value.split("\n"))
+        out.append(f"{safe(key)}:" + (" " + value if value else ""))
     return "\n".join(out) + "\n"

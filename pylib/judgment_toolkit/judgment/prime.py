@@ -10,12 +10,13 @@ import heapq
 import re
 
 from . import ledger
+from ..output import CONTROL, safe
 from .ledger import time_key
 
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 50
 FIELD_MAX = 160  # characters of a question or an answer; longer ones are cut with "…"
-_SPACE = re.compile(r"[\s\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+_SPACE = re.compile(r"\s+")
 
 
 class Unreadable(Exception):
@@ -48,8 +49,14 @@ def _records(path, project, keep=None):
 
 
 def one_line(text, limit=FIELD_MAX):
-    """Text on one line (control characters and runs of white space as one space), cut to
-    `limit` characters."""
+    """Text on one line for a person (runs of white space, line breaks included, as one
+    space), cut to `limit` characters, then through output.safe: a text still holding a control
+    character (ESC, say) is shown as a quoted JSON string (docs/judgment-ledger.md, "What a
+    person reads")."""
+    return safe(_flat(text, limit))
+
+
+def _flat(text, limit):
     text = _SPACE.sub(" ", text).strip()
     return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
 
@@ -57,12 +64,14 @@ def one_line(text, limit=FIELD_MAX):
 def recall_command(project):
     """The recall command for this project: the project one line, quoted for the shell."""
     import shlex
-    return f"judgment-ledger recall --project {shlex.quote(one_line(project, 200))} --question TEXT"
+    return f"judgment-ledger recall --project {shlex.quote(_flat(project, 200))} --question TEXT"
 
 
 def _hint(project):
     """recall_command as a Markdown code span; a span holding a backtick is fenced with two."""
     cmd = recall_command(project)
+    if CONTROL.search(cmd):
+        cmd = safe(cmd)
     return f"`` {cmd} ``" if "`" in cmd else f"`{cmd}`"
 
 

@@ -15,6 +15,7 @@ import re
 from string import Template
 
 from .deps import packaged_text
+from ..output import safe
 
 TEMPLATE = "card.html"
 HISTORY_REF = re.compile(r"ha-history:([^\s#]+)#(D[1-9][0-9]{0,17})\b")
@@ -61,7 +62,14 @@ def _md(text):
 
 
 def _md_line(text):
-    return " ".join(_md(text).split())
+    """One line: white space runs as one space, a remaining control character quoted
+    (output.safe), so a card cannot send terminal escapes through `render`."""
+    return safe(" ".join(_md(text).split()))
+
+
+def _md_block(text):
+    """Lines kept, each through output.safe."""
+    return "\n".join(safe(line) for line in _md(text).strip().split("\n"))
 
 
 def markdown(card):
@@ -71,22 +79,23 @@ def markdown(card):
              f"(confidence: {card['confidence']})", "", "## Options", ""]
     for o in card["options"]:
         mark = " (recommended)" if o["id"] == chosen else ""
-        lines.append(f"- `{o['id'].replace('`', chr(39))}` **{_md_line(o['label'])}**{mark}: "
+        lines.append(f"- `{safe(o['id'].replace('`', chr(39)))}` **{_md_line(o['label'])}**{mark}: "
                      f"{_md_line(o['consequence'])}")
     score = card.get("impact_score")
-    lines += ["", "## Impact", "", _md(card["impact"]).strip()]
+    lines += ["", "## Impact", "", _md_block(card["impact"])]
     if score is not None:
         lines += ["", f"impact_score: {score}/100"]
-    lines += ["", "## Diff summary", "", _md(card["diff_summary"]).strip(), "",
+    lines += ["", "## Diff summary", "", _md_block(card["diff_summary"]), "",
               "## Similar past decisions", ""]
     past = card.get("similar_past_decisions") or []
     lines += [f"- {_md_line(p['decided_at'])} · {_md_line(p['summary'])} → "
-              f"**{_md_line(p['decision'])}** ({_md_line(p['outcome'])}) · `{p['mem_id']}`"
+              f"**{_md_line(p['decision'])}** ({_md_line(p['outcome'])}) · `{safe(p['mem_id'])}`"
               for p in past] or ["- none recalled"]
     cited = cited_events(card)
     if cited:
         lines += ["", "## History events cited", ""]
-        lines += [f"- {goal} {event}: `{show_command(goal, event)}`" for goal, event in cited]
+        lines += [f"- {safe(goal)} {event}: `{safe(show_command(goal, event))}`"
+                  for goal, event in cited]
     return "\n".join(lines) + "\n"
 
 

@@ -5,8 +5,9 @@ A line is valid when it is UTF-8, one strict JSON object (no repeated keys, no N
 that the judgment-ledger.v1 schema accepts, ends with LF, and is at most the record cap
 (lines.RECORD_MAX) long. Records are immutable, so the same record on two lines (the same id,
 the same fields, as a union merge or a cherry-pick leaves it) is one record seen twice: it is
-counted once and reported as a repeat, not as damage. The same id with different contents is
-damage: both lines are named (readers use the first). A git conflict marker is named as such
+counted once and reported as a repeat, not as damage. A record's identity is (project, id)
+(docs/judgment-ledger.md, "The record"): the same id in two projects is two records. The same
+identity with different contents is damage: both lines are named (readers use the first). A git conflict marker is named as such
 (docs/team-memory.md, "When something went wrong").
 
 Lines come from the one streaming reader (lines.numbered), so memory is one chunk, at most one
@@ -19,6 +20,7 @@ reasons of the lines that fail it.
 import json
 
 from . import fastcheck, ledger, schema
+from ..jsonutil import RepeatedKey, loads_strict
 from .lines import RECORD_MAX_TEXT, Overlong, numbered
 REASON_MAX = 300  # a reason quotes values from the line (schema messages): keep it readable
 CONFLICT_MARKERS = (b"<<<<<<<", b"|||||||", b"=======", b">>>>>>>")
@@ -53,7 +55,7 @@ def verify(path):
     """A Report of the ledger at `path` (a missing ledger: 0 records, `missing`, not ok);
     Unreadable when it exists but cannot be read or is not a regular file."""
     report = Report()
-    seen = {}       # id -> (first line number, hash of that line's bytes)
+    seen = {}       # (project, id) -> (first line number, hash of that line's bytes)
     suspects = []   # (first line number, later line number, later record): same id, other bytes
     valid = _valid()
     for number, line, complete in _lines(path, report):
@@ -61,9 +63,10 @@ def verify(path):
         if type(found) is str:
             report.bad.append((number, _cut(found)))
             continue
-        first = seen.get(found["id"])
+        key = (found["project"], found["id"])  # a record's identity (writer.find_id)
+        first = seen.get(key)
         if first is None:
-            seen[found["id"]] = (number, hash(line))
+            seen[key] = (number, hash(line))
             report.records += 1
         elif first[1] == hash(line):
             report.repeats += 1
@@ -133,8 +136,8 @@ def check_line(line, complete, valid):
     except UnicodeDecodeError as e:
         return f"not UTF-8 ({e.reason} at byte {e.start})"
     try:
-        rec = json.loads(text, object_pairs_hook=_no_repeats, parse_constant=_no_constant)
-    except _Repeated as e:
+        rec = loads_strict(text)
+    except RepeatedKey as e:
         return f"repeats the key {e.args[0]!r}"
     except (ValueError, RecursionError) as e:
         return f"not JSON ({e})"
@@ -144,25 +147,6 @@ def check_line(line, complete, valid):
         return rec
     problems = [f"{e.json_path}: {e.message}" for e in schema.errors(schema.LEDGER, rec)]
     return "; ".join(problems) or "not a judgment-ledger.v1 record"
-
-
-class _Repeated(ValueError):
-    pass
-
-
-def _no_repeats(pairs):
-    out = dict(pairs)  # C speed; the slow search for the repeated key only when there is one
-    if len(out) != len(pairs):
-        seen = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _Repeated(key)
-            seen.add(key)
-    return out
-
-
-def _no_constant(name):
-    raise ValueError(f"{name} is not JSON")
 
 
 def _cut(reason):

@@ -76,8 +76,11 @@ def append(path, line, timeout=LOCK_TIMEOUT, fsync=True, find=None):
     return None
 
 
-def find_id(fd, size, rec_id):
-    """The first record among the first `size` bytes of fd whose id is `rec_id`, or None.
+def find_id(fd, size, rec_id, project):
+    """The first record of `project` among the first `size` bytes of fd whose id is `rec_id`,
+    or None. A record's identity is (project, id): another project's record under the same id
+    is not seen, so an id neither tells one project what another stores nor blocks its write
+    (docs/judgment-ledger.md, "`--id`: idempotent retries").
 
     The file is mapped read-only and searched with memchr-speed finds (no copy, no chunking):
     only lines holding the id's JSON string, or a \\u or \\/ escape that could spell it, are
@@ -99,7 +102,8 @@ def find_id(fd, size, rec_id):
                         rec = json.loads(mm[begin:end])
                     except (ValueError, RecursionError):
                         pass
-                if type(rec) is dict and rec.get("id") == rec_id:
+                if type(rec) is dict and rec.get("id") == rec_id \
+                        and rec.get("project") == project:
                     return rec
                 pos = mm.find(pattern, end)
     return None

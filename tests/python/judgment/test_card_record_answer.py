@@ -178,12 +178,13 @@ def test_a_question_no_command_line_could_carry_is_recorded(tmp_path):
 
 def test_a_lone_surrogate_question_is_rejected_by_the_ledger_not_a_crash(tmp_path):
     # Valid JSON, valid card, but not encodable as UTF-8: the ledger rejects the record (its
-    # one line on stderr); record-answer itself still exits 0 (the append is fail-open).
+    # one line on stderr), and record-answer exits 1 with it: Judgment Ledger v1, section
+    # 'Fail-Open', keeps an invalid record from the caller an error.
     path = tmp_path / "card.json"
     path.write_text(json.dumps(dict(CARD, question="Lone \ud800 surrogate?")), encoding="ascii")
     env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path / "l.jsonl")
     r = card(*args(path), env=env)
-    assert (r.returncode, r.stdout) == (0, "")
+    assert (r.returncode, r.stdout) == (1, "")
     assert r.stderr == "judgment-ledger: append rejected (question: not valid UTF-8)\n"
     assert not (tmp_path / "l.jsonl").exists()
 
@@ -206,8 +207,8 @@ def test_a_lone_surrogate_still_reaches_harness_mem_as_valid_json(tmp_path):
     path.write_text(json.dumps(dict(CARD, question="Lone \ud800 surrogate?")), encoding="ascii")
     with CaptureServer() as server:
         r = card(*args(path), env=mem_env(tmp_path, server.port))
-    assert r.returncode == 0
-    [line] = r.stderr.splitlines()  # only the ledger's refusal (see above), no traceback
+    assert r.returncode == 1  # the ledger's refusal (see above)
+    [line] = r.stderr.splitlines()  # only the ledger's refusal, no traceback
     assert line.startswith("judgment-ledger: append rejected (")
     [req] = server.requests
     body = json.loads(req["body"].decode("utf-8"))

@@ -29,7 +29,7 @@ def word(token: str) -> str:
 
 def kinds_text() -> str:
     """The kinds block of `add --help`: each kind, its meaning and its statuses."""
-    from judgment_toolkit.ha.history.model import KINDS
+    from judgment_toolkit.ha.history.model.terms import KINDS
     lines = ["kinds (--kind, stored as written) and the statuses (--status, optional) a\n"
              "kind may carry:\n"]
     for kind, statuses in KINDS.items():
@@ -38,3 +38,22 @@ def kinds_text() -> str:
             lines.append("        " + ", ".join(f"{s} {STATUS_MEANINGS[s]}" for s in statuses)
                          + "\n")
     return "".join(lines)
+
+
+def kind_refusal(given) -> str:
+    """Why `given` is no kind, for a person: every kind with its English word, and the kind
+    meant when `given` is one of those words (`decision` -> `결정`) or a likely typo of a kind
+    or a word (cliargs.suggest)."""
+    from judgment_toolkit.cliargs import suggest
+    from judgment_toolkit.ha.history.model.terms import KINDS
+    choices = ", ".join(f"{k} ({word(k)})" for k in KINDS)
+    meant = None
+    if isinstance(given, str):
+        by_word = {word(k): k for k in KINDS}
+        meant = by_word.get(given.strip().casefold())
+        if meant is None:
+            near = suggest(given, list(KINDS) + list(by_word))
+            meant = by_word.get(near, near)
+    # the wording of cliargs.did_you_mean, which cannot be used as is: an English word is
+    # no typo of its kind
+    return f"kind {given!r} must be one of {choices}" + (f" (did you mean '{meant}'?)" if meant else "")

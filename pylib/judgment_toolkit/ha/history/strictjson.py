@@ -16,6 +16,7 @@ import re
 from itertools import accumulate
 
 from judgment_toolkit.ha.history.errors import invalid_input, limit_exceeded
+from judgment_toolkit.jsonutil import RepeatedKey, no_repeats
 from judgment_toolkit.ha.history.model import INPUT_DEPTH_MAX, INPUT_MAX, json_int
 
 # A string token, its closing quote optional: a match never fails, so it is never retried from a
@@ -44,15 +45,17 @@ def _pairs_marking(pairs):
 
 
 def _pairs_strict(pairs):
-    d = {}
+    """jsonutil.no_repeats (the one repeated-key rule, `judgment-ledger append --input -` and
+    `verify` too), then history's own: no two keys that differ only in case."""
+    try:
+        d = no_repeats(pairs)
+    except RepeatedKey as exc:
+        raise invalid_input(f"--input: duplicate key {exc.args[0]!r}") from None
     folded = {}
-    for k, v in pairs:
-        if k in d:
-            raise invalid_input(f"--input: duplicate key {k!r}")
+    for k in d:
         other = folded.setdefault(k.casefold(), k)
         if other != k:
             raise invalid_input(f"--input: keys {other!r} and {k!r} differ only in case")
-        d[k] = v
     return d
 
 

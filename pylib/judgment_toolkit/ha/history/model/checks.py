@@ -152,7 +152,8 @@ def check_decision(d) -> dict:
         raise invalid_input("decision: kind is required")
     kind = d["kind"]
     if not isinstance(kind, str) or kind not in KINDS:
-        raise invalid_input(f"kind {kind!r} must be one of {' '.join(KINDS)}")
+        from judgment_toolkit.ha.history.meanings import kind_refusal
+        raise invalid_input(kind_refusal(kind))
     if "status" in d:
         status = d["status"]
         if not KINDS[kind]:

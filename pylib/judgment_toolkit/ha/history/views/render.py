@@ -9,12 +9,8 @@ say) is shown as a quoted JSON string so it cannot break the layout; JSON has th
 """
 from __future__ import annotations
 
-import json
-import re
-
 from judgment_toolkit.jsonutil import compact
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+from judgment_toolkit.output import escape_controls, safe
 
 
 def render(model: dict, fmt: str) -> str:
@@ -32,16 +28,6 @@ def markdown(m: dict) -> str:
 
 
 # -- pieces ------------------------------------------------------------------------------
-def safe(text) -> str:
-    """One-line text as is, or as a quoted JSON string when it holds control characters."""
-    if text is None:
-        return "none"
-    text = str(text)
-    if _CONTROL.search(text):
-        return json.dumps(text, ensure_ascii=False)
-    return text
-
-
 def short(h) -> str:
     return h[:12] if h else "none"
 
@@ -211,8 +197,7 @@ def _show(m: dict) -> str:
         lines.append(f"- event_at: {safe(d['event_at'])}")
     if "reason" in d:
         lines += ["", "reason:"]
-        lines += ["> " + (_CONTROL.sub(lambda c: json.dumps(c.group())[1:-1], line))
-                  for line in str(d["reason"]).split("\n")]
+        lines += ["> " + escape_controls(line) for line in str(d["reason"]).split("\n")]
     lines += ["", "evidence:"]
     lines += [f"- {_ref(e['ref'])} · registered {_observed(e['registered'])} · now {e['current']}"
               for e in m["evidence"]] or ["- none"]
