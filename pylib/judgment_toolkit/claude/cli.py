@@ -1,5 +1,5 @@
-"""judgment-kit's command line: `hook NAME` (the Claude Code hooks, judgment_toolkit.claude.hooks)
-and `setup-claude` (judgment_toolkit.claude.setup). Apart from kit, whose lookups both
+"""judgment-kit's command line: `hook NAME` (the Claude Code hooks, judgment_toolkit.claude.hooks),
+`setup-claude` (judgment_toolkit.claude.setup) and `project` (the ledger's project name, kit). Apart from kit, whose lookups both
 of them import, so that the import graph stays acyclic (tests/python/imports); each branch
 imports only what it runs, since a hook pays for every import on every call.
 """
@@ -16,6 +16,8 @@ def main(argv=None) -> int:
     if argv[:1] == ["setup-claude"]:
         from judgment_toolkit.claude import setup
         return setup.main(argv[1:])
+    if argv[:1] == ["project"]:
+        return kit.print_project(argv[1:])
     if argv[:1] in (["-h"], ["--help"]):
         sys.stdout.write(kit.USAGE)
         return 0
