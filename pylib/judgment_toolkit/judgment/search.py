@@ -4,7 +4,7 @@ Ranking (Judgment Ledger v1, section 'Search'): the whole query as a case-insens
 answer, the rationale or a tag ranks first; otherwise one point per distinct whitespace token of
 2+ characters found in any of them; a record with no point is no match. Ties: newest decided_at
 first, then the later line first. An empty query lists the newest records: the empty string is a
-substring of every text (docs/judgment-ledger.md, "search"). A record id on several lines counts
+substring of every text (docs/judgment-ledger.md, "judgment-ledger.sh search"). A record id on several lines counts
 once, with its first line (judgment.topk).
 Case-insensitive means Unicode case folding (str.casefold) on both sides.
 

@@ -32,7 +32,7 @@ def append(path, line, timeout=LOCK_TIMEOUT, fsync=True, find=None):
     replaces the ledger by renaming a new file over it on checkout, pull and merge): when it
     names another file, or the same one without the line where it was written, the line is
     appended to the file now there too, unless it already holds it (docs/judgment-ledger.md,
-    "Concurrent appends"); readers count a record written twice once.
+    "When git replaces the ledger"); readers count a record written twice once.
 
     Raises AppendSkipped naming the reason on any I/O failure, for a ledger that is not a
     regular file (a FIFO, a device, a socket; a symlink given by HARNESS_JUDGMENT_LEDGER is

@@ -2,7 +2,7 @@
 lives"; docs/claude-kit.md, "The project name"), with real repositories: `git worktree add`,
 two clones in folders of different names, appends from two worktrees at once, and an append
 that waits on the lock while the ledger is replaced as git replaces it (docs/judgment-ledger.md,
-"Concurrent appends")."""
+"When git replaces the ledger")."""
 import fcntl
 import json
 import os
