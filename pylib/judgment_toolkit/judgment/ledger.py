@@ -11,7 +11,7 @@ import stat
 from . import place
 from .lines import CHUNK, Overlong, blocks  # noqa: F401 (CHUNK: the reads' chunk, as before)
 
-RELATIVE_PATH = os.path.join(".claude", "state", "judgment-ledger.jsonl")
+RELATIVE_PATH = os.path.join(*place.LEDGER_PARTS)
 
 
 def default_path(env=None, cwd=None):
