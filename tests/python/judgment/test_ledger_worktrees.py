@@ -62,11 +62,13 @@ def test_a_committed_name_that_is_no_name_is_ignored(repo, text):
 
 WORKER = """
 import sys
-from judgment_toolkit.judgment import appending
+from judgment_toolkit.judgment import ledger, record, writer
 tag, count = sys.argv[1], int(sys.argv[2])
+path = ledger.default_path()  # chosen from this worktree, as every append chooses it
 for i in range(count):
-    appending.append({"project": "repo", "question": "q %s %d" % (tag, i), "answer": "a",
-                      "card_ref": "c"})
+    rec = record.build({"project": "repo", "question": "q %s %d" % (tag, i), "answer": "a",
+                        "card_ref": "c"})
+    writer.append(path, record.to_line(rec), timeout=120)  # a loaded machine: no skip
 """
 
 
@@ -75,10 +77,12 @@ def test_appends_from_two_worktrees_at_once_keep_every_record(tmp_path, worktree
     env = hermetic_env(tmp_path, PYTHONPATH=PYLIB)
     procs = [subprocess.Popen([sys.executable, "-c", WORKER, tag, "300"], cwd=cwd, env=env)
              for tag, cwd in (("main", main), ("linked", linked))]
+    assert [p.wait(timeout=300) for p in procs] == [0] * 2
+    # and the entry point, from both at once (after the workers: its lock wait is 2 s)
     script = [subprocess.Popen([str(LEDGER_SH), *append_args(project="repo", question=f"cli {i}")],
                                cwd=linked if i % 2 else main, env=hermetic_env(tmp_path))
               for i in range(6)]
-    assert [p.wait(timeout=300) for p in procs + script] == [0] * 8
+    assert [p.wait(timeout=300) for p in script] == [0] * 6
     got = [r["question"] for r in records(main.joinpath(*REL))]
     assert sorted(got) == sorted([f"q {t} {i}" for t in ("main", "linked") for i in range(300)]
                                  + [f"cli {i}" for i in range(6)])
@@ -148,3 +152,35 @@ def test_a_replaced_ledger_that_already_holds_the_line_gets_no_second_copy(tmp_p
         assert not writer._holds(fd, line)
     finally:
         os.close(fd)
+
+
+def test_the_hooks_in_a_linked_worktree_prime_and_recall_the_main_ones_decisions(tmp_path,
+                                                                                 worktrees):
+    from kit.test_plugin import ask_payload, run_hook
+    main, linked = worktrees
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    r = ledger(*append_args(project="repo", question="Which queue backend: Redis or Postgres?"),
+               env=hermetic_env(tmp_path), cwd=main)
+    assert r.returncode == 0, r.stderr
+    r = run_hook("SessionStart", {"session_id": "s", "hook_event_name": "SessionStart",
+                                  "source": "startup"}, home, linked)
+    assert r.stdout.startswith("## Recent judgments: repo\n") and "Redis or Postgres" in r.stdout
+    r = run_hook("PreToolUse", ask_payload("PreToolUse", linked), home, linked)
+    assert "Redis or Postgres" in r.stdout, r.stderr
+
+
+def test_judgment_kit_project_checks_its_arguments(tmp_path, worktrees):
+    from conftest import SCRIPTS
+    main, linked = worktrees
+    kit = str(SCRIPTS / "judgment-kit")
+    env = {k: v for k, v in hermetic_env(tmp_path).items()
+           if k not in ("JUDGMENT_PROJECT", "CLAUDE_PROJECT_DIR")}
+    r = subprocess.run([kit, "project"], cwd=linked, env=env, capture_output=True, text=True)
+    assert (r.returncode, r.stdout) == (0, "repo\n")
+    for argv, code in ((["--dir", str(tmp_path / "nope")], 64), (["--colour"], 64),
+                       (["--dir"], 64), (["--help"], 0)):
+        r = subprocess.run([kit, "project", *argv], cwd=linked, env=env, capture_output=True,
+                           text=True)
+        assert r.returncode == code, (argv, r.stderr)
+        assert (r.stderr == "") is (code == 0)
