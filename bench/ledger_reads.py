@@ -45,7 +45,7 @@ def record(i, project, pad=0):
         "decided_at": f"2026-01-{1 + i % 28:02d}T00:{i % 60:02d}:{i % 59:02d}Z",
         "question": f"Which queue for the worker path, given load {i % 97}?" + " x" * pad,
         "answer": "Postgres", "card_ref": "c.json", "rationale": "fewer services",
-        "tags": ["judgment-card"], "schema_version": "judgment-ledger.v1"},
+        "tags": ["judgment-card"]},
         separators=(",", ":")) + "\n"
 
 

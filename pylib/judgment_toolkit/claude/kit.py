@@ -23,6 +23,7 @@ INSTALL_HINT = ("judgment-toolkit: its commands are not installed (looked on PAT
 USAGE = """usage: judgment-kit hook session-start|ask-recall|ask-capture
        judgment-kit setup-claude [--global] [--check | --remove] [--project-dir DIR] [--goal GOAL]...
        judgment-kit share [--check | --remove] [--project NAME]
+       judgment-kit project [--dir DIR]
 Claude Code hooks (JSON on stdin; never fail, never block a tool call) and the setup command
 that writes the hook wiring and the permissions into .claude/settings.local.json (or
 ~/.claude/settings.json with --global); --check says whether they are there.
@@ -30,8 +31,11 @@ share (run in a git repository) opts it into a team ledger committed with the co
 ledger's merge rule in .gitattributes (git's union, for every clone) and this clone's merge
 driver (a union by record), the ledger un-ignored, the project name in .claude/judgment-project;
 it makes no commit and prints the one that does.
+project prints the ledger's project name for DIR (default $CLAUDE_PROJECT_DIR, else the
+current folder), exactly as the hooks derive it.
 exit codes:
-  0   hook: always; setup, share: written (or unchanged); --check: set up; --remove: removed
+  0   hook: always; setup, share: written (or unchanged); --check: set up; --remove: removed;
+      project: printed
   1   --check: not set up
   64  usage error (share: also outside a git worktree)
   65  the settings file is not JSON, or not settings setup can merge into (it is left as it is)
@@ -83,8 +87,8 @@ def project_dir(payload: dict) -> str:
     return os.environ.get("CLAUDE_PROJECT_DIR") or cwd or os.getcwd()
 
 
-PROJECT_RULE_SH = '${JUDGMENT_PROJECT:-$(basename "${CLAUDE_PROJECT_DIR}")}'  # project_name, as
-# the skill and the commands print it (Claude Code fills in ${CLAUDE_PROJECT_DIR} there)
+PROJECT_COMMAND = 'judgment-kit project --dir "${CLAUDE_PROJECT_DIR}"'  # project_name, as the
+# skill and the commands print it (Claude Code fills in ${CLAUDE_PROJECT_DIR} there; empty: unset)
 
 
 def project_name(payload: dict) -> str:
@@ -92,3 +96,26 @@ def project_name(payload: dict) -> str:
     function every caller derives it with)."""
     from judgment_toolkit.judgment.project import project_name as derive
     return derive(project_dir(payload))
+
+
+def print_project(argv) -> int:
+    """`judgment-kit project [--dir DIR]`: project_name for DIR (an empty DIR, as an unset
+    ${CLAUDE_PROJECT_DIR} renders, counts as not given), else for the hooks' project folder."""
+    if argv[:1] in (["-h"], ["--help"]):
+        sys.stdout.write(USAGE)
+        return 0
+    if len(argv) not in (0, 2) or (argv and argv[0] != "--dir"):
+        sys.stderr.write(f"judgment-kit: project: unexpected arguments {argv!r}; "
+                         "usage: judgment-kit project [--dir DIR]\n")
+        return 64
+    given = argv[1] if argv else ""
+    if given and not os.path.isdir(given):
+        sys.stderr.write(f"judgment-kit: project: --dir {given!r} is not a folder\n")
+        return 64
+    if given:
+        from judgment_toolkit.judgment.project import project_name as derive
+        name = derive(given)
+    else:
+        name = project_name({})
+    sys.stdout.write(name + "\n")
+    return 0

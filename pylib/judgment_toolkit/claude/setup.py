@@ -31,6 +31,7 @@ READS = (  # Bash(...) allow rules: commands that only read
     "judgment-ledger verify *", "judgment-ledger list *", "judgment-ledger show *",
     "judgment-card validate *", "judgment-card recall *",
     "judgment-card render *", "judgment-card should-issue *", "ha status *", "ha capabilities *",
+    "judgment-kit project", "judgment-kit project *",
 )
 HISTORY_READS = ("", " current", " current *", " list", " list *", " show *", " graph",
                  " graph *", " verify", " verify *")  # after `ha history <goal>`, per goal

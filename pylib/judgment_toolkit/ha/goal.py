@@ -10,6 +10,9 @@ import urllib.parse
 from . import ids, markdown, plan as planmod, safefs
 from .errors import HaError, error
 from .gitrepo import Repo
+from judgment_toolkit.judgment.place import LEDGER_PARTS
+
+OWN_STATE = ("/".join(LEDGER_PARTS),)  # repository-relative; never counted as code
 
 BUNDLE_FILES = ("PLAN.md", "REVIEW.md", "PROGRESS.md", "runs.jsonl")
 BUNDLE_DIRS = ("tasks",)
@@ -170,7 +173,9 @@ class Goal:
         return out
 
     def clean_excludes(self, rules: str) -> list:
-        excludes = set(self.document_paths()) | set(self.bundle_paths())
+        # The toolkit's own state, the Judgment Ledger, is no code under any rules, tracked or
+        # not (docs/ha-core.md, "Worktree cleanliness (`tree_clean`)").
+        excludes = set(self.document_paths()) | set(self.bundle_paths()) | set(OWN_STATE)
         if _rules_number(rules) >= 2 and not self._shares_bundles():
             for sib in self.sibling_goals():
                 excludes.update(f"{sib}/{n}" for n in (*BUNDLE_FILES, *BUNDLE_DIRS))

@@ -7,12 +7,12 @@ cursor, the sort key of its last decision spelled `<UTC time>Z_<offset>`; the ne
 decisions strictly after it in that order, so a page costs one pass and `limit` + 1 records of
 memory however deep it is, and appends made between two pages never shift what is left.
 """
-import heapq
 import json
 import re
 
 from . import ledger
 from .ledger import time_key
+from .topk import TopK
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
@@ -36,7 +36,7 @@ def page(path, project, limit=DEFAULT_LIMIT, after=None):
     """(records newest first, the cursor of the next page or None): the `limit` decisions of
     `project` that come after the cursor `after` (None: from the newest)."""
     bound = None if after is None else parse_cursor(after)
-    top = []  # min-heap of (key, record): the newest limit + 1 below the bound
+    top = TopK(limit + 1)  # the newest limit + 1 below the bound, one per id
 
     def keep(line):  # lines certainly outside the page are not parsed
         key = ledger.line_time_key(line)
@@ -44,16 +44,12 @@ def page(path, project, limit=DEFAULT_LIMIT, after=None):
             return True
         if bound is not None and key > bound[0]:
             return False
-        return len(top) <= limit or key >= top[0][0][0]
+        return not top.full() or key >= top.heap[0][0][0]
     for offset, rec in ledger.records(path, project, keep):
         key = (time_key(rec["decided_at"]), offset)
-        if bound is not None and key >= bound:
-            continue
-        if len(top) <= limit:
-            heapq.heappush(top, (key, rec))
-        elif key > top[0][0]:
-            heapq.heapreplace(top, (key, rec))
-    ranked = sorted(top, key=lambda e: e[0], reverse=True)
+        if bound is None or key < bound:
+            top.offer(key, rec)
+    ranked = top.best()
     more = len(ranked) > limit
     ranked = ranked[:limit]
     return [rec for _, rec in ranked], (cursor_of(ranked[-1][0]) if more else None)

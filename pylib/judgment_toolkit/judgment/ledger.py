@@ -8,52 +8,34 @@ import os
 import re
 import stat
 
+from . import place
 from .lines import CHUNK, Overlong, blocks  # noqa: F401 (CHUNK: the reads' chunk, as before)
 
-RELATIVE_PATH = os.path.join(".claude", "state", "judgment-ledger.jsonl")
+RELATIVE_PATH = os.path.join(*place.LEDGER_PARTS)
 
 
 def default_path(env=None, cwd=None):
-    """HARNESS_JUDGMENT_LEDGER, else .claude/state/judgment-ledger.jsonl under
-    HARNESS_PROJECT_ROOT, else under the git top level of cwd, else under cwd."""
+    """HARNESS_JUDGMENT_LEDGER, else .claude/state/judgment-ledger.jsonl in the main worktree
+    of the repository holding HARNESS_PROJECT_ROOT or cwd, else under that folder."""
     return chosen_path(env, cwd)[0]
 
 
 def chosen_path(env=None, cwd=None):
-    """(the ledger's path, how it was chosen: the words a message names it by)."""
+    """(the ledger's path, how it was chosen: the words a message names it by). Inside a
+    repository the path is a place.Confined: it is opened without following symlinks."""
     env = os.environ if env is None else env
     if env.get("HARNESS_JUDGMENT_LEDGER"):
         return env["HARNESS_JUDGMENT_LEDGER"], "from $HARNESS_JUDGMENT_LEDGER"
     if env.get("HARNESS_PROJECT_ROOT"):
-        return (os.path.join(env["HARNESS_PROJECT_ROOT"], RELATIVE_PATH),
-                "under $HARNESS_PROJECT_ROOT")
-    cwd = cwd or os.getcwd()
-    top = git_toplevel(cwd)
-    if top:
-        return os.path.join(top, RELATIVE_PATH), "under the git top level"
-    return os.path.join(cwd, RELATIVE_PATH), "under the current directory, which is in no git worktree"
+        path, how = place.ledger_path(env["HARNESS_PROJECT_ROOT"])
+        return path, "under $HARNESS_PROJECT_ROOT" + (f" ({how})" if how else "")
+    path, how = place.ledger_path(cwd or os.getcwd())
+    return path, how or "under the current directory, which is in no git worktree"
 
 
 def git_toplevel(cwd):
-    """The worktree top level containing cwd, found the way git does (the nearest directory with
-    a .git directory or a .git file); no git process is started."""
-    path = os.path.abspath(cwd)
-    while True:
-        dot_git = os.path.join(path, ".git")
-        if os.path.isdir(dot_git) or _is_gitfile(dot_git):
-            return path
-        parent = os.path.dirname(path)
-        if parent == path:
-            return None
-        path = parent
-
-
-def _is_gitfile(path):
-    try:
-        with open(path, "rb") as f:
-            return f.read(8) == b"gitdir: "
-    except OSError:
-        return False
+    """The worktree top level containing cwd (place.worktree_top), or None."""
+    return place.worktree_top(cwd)
 
 
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
@@ -76,10 +58,13 @@ def open_read(path):
     """The ledger opened for reading (unbuffered binary), or None when it does not exist.
 
     Opened with O_NONBLOCK so a FIFO cannot block the open, then refused (NotRegular) unless
-    fstat says regular file: a FIFO, /dev/zero or a directory would block or never end.
+    fstat says regular file: a FIFO, /dev/zero or a directory would block or never end. A
+    repository's own ledger (place.Confined) behind a symlink is refused (place.Refused).
     """
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        # a place.Confined path (the repository's own ledger) is opened without symlinks
+        fd = path.open(flags) if isinstance(path, place.Confined) else os.open(path, flags)
     except FileNotFoundError:
         return None
     try:
@@ -102,7 +87,28 @@ def project_needle(project):
 # such (rare, foreign-written) lines are always parsed.
 ESCAPES = (b"\\u", b"\\/")
 ESCAPE_RE = re.compile(rb"\\[u/]")
-READ_FIELDS = ("id", "project", "decided_at", "question", "answer")
+# The judgment-ledger.v1 schema, checked by hand on each parsed line (no jsonschema on a read):
+# exactly these fields (required, additionalProperties false), strings but `tags`, a list of
+# strings; the NONEMPTY ones and each tag at least one character; decided_at the schema's
+# pattern, searched as jsonschema does (tests/python/judgment/test_ledger_records_valid.py holds
+# the two equal on the schema's own cases).
+FIELDS = ("id", "project", "decided_at", "question", "answer", "rationale", "card_ref", "tags")
+NONEMPTY = ("id", "project", "question", "answer", "card_ref")
+DECIDED_AT = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?"
+                        r"(Z|[+-][0-9]{2}:[0-9]{2})$")
+
+
+def is_record(rec):
+    """Does the schema accept this parsed line (a dict)? Repeated keys, which json.loads
+    cannot see, are left to verify."""
+    if len(rec) != len(FIELDS) or not all(k in rec for k in FIELDS):
+        return False
+    if not all(type(rec[k]) is str for k in FIELDS[:-1]) or not all(rec[k] for k in NONEMPTY):
+        return False
+    tags = rec["tags"]
+    if type(tags) is not list or not all(type(t) is str and t for t in tags):
+        return False
+    return DECIDED_AT.search(rec["decided_at"]) is not None
 
 
 def records(path, project, keep=None):
@@ -111,9 +117,9 @@ def records(path, project, keep=None):
     Lines are filtered on their bytes first (the project's JSON string, then `keep(line)` when
     given) and only candidates are parsed, so time goes mostly to this project's lines and
     memory stays at one chunk plus the longest line, whatever the ledger's size. A line is a
-    record when it is a JSON object whose id, project, decided_at, question and answer are
-    strings and whose project equals `project` exactly; anything else (invalid JSON, a torn
-    line, another shape) is skipped. A missing ledger has no records; a path that is not a
+    record when it is a JSON object that the judgment-ledger.v1 schema accepts (is_record) and
+    whose project equals `project` exactly; anything else (invalid JSON, a torn line, a line
+    verify calls invalid) is skipped. A missing ledger has no records; a path that is not a
     regular file raises NotRegular (an OSError) from the first iteration.
     """
     needle = project_needle(project)
@@ -128,8 +134,7 @@ def records(path, project, keep=None):
                 rec = json.loads(line)
             except (ValueError, RecursionError):
                 continue
-            if type(rec) is dict and rec.get("project") == project \
-                    and all(type(rec.get(k)) is str for k in READ_FIELDS):
+            if type(rec) is dict and rec.get("project") == project and is_record(rec):
                 yield offset, rec
 
 

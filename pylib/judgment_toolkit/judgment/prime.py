@@ -6,12 +6,12 @@ Fail-open like append: no ledger or no decision prints nothing; a ledger that ca
 a session always starts. The ledger is opened without blocking and must be a regular file: a
 FIFO in its place is not waited on.
 """
-import heapq
 import re
 
 from . import ledger
 from ..output import CONTROL, safe
 from .ledger import time_key
+from .topk import TopK
 
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 50
@@ -25,19 +25,16 @@ class Unreadable(Exception):
 
 def recent(path, project, limit=DEFAULT_LIMIT):
     """The project's `limit` most recent records, newest first (decided_at, then the later
-    line). Memory is the heap of `limit` records plus the reader's chunk; once the heap is
-full, a line whose decided_at (read from its bytes) is older than all of it is not parsed."""
-    top = []
+    line; a record on several lines counts once, judgment.topk). Memory is the heap of `limit`
+    records plus the reader's chunk; once the heap is full, a line whose decided_at (read from
+    its bytes) is older than all of it is not parsed."""
+    top = TopK(limit)
 
     def keep(line):  # a full heap's oldest: older lines are not parsed
-        return len(top) < limit or ledger.could_enter(line, top[0][0][0])
+        return not top.full() or ledger.could_enter(line, top.heap[0][0][0])
     for offset, rec in _records(path, project, keep):
-        entry = ((time_key(rec["decided_at"]), offset), rec)
-        if len(top) < limit:
-            heapq.heappush(top, entry)
-        elif entry[0] > top[0][0]:
-            heapq.heapreplace(top, entry)
-    return [rec for _, rec in sorted(top, key=lambda e: e[0], reverse=True)]
+        top.offer((time_key(rec["decided_at"]), offset), rec)
+    return [rec for _, rec in top.best()]
 
 
 def _records(path, project, keep=None):

@@ -92,6 +92,7 @@ class Scorer:
         self.total_length = 0.0
         self.df = [0] * len(query_terms)
         self.hits = []  # (term counts, length, offset, decided_at, id)
+        self.hit_ids = set()  # a record on several lines is one hit: its first line
 
     def add(self, offset, rec):
         fields = _fields(rec)
@@ -114,7 +115,8 @@ class Scorer:
                     if counts is None:
                         counts = [0.0] * len(self.terms)
                     counts[i] += weight
-        if counts is not None:
+        if counts is not None and rec["id"] not in self.hit_ids:
+            self.hit_ids.add(rec["id"])
             for i, c in enumerate(counts):
                 if c:
                     self.df[i] += 1

@@ -3,18 +3,20 @@
 Ranking (Judgment Ledger v1, section 'Search'): the whole query as a case-insensitive substring of the question, the
 answer, the rationale or a tag ranks first; otherwise one point per distinct whitespace token of
 2+ characters found in any of them; a record with no point is no match. Ties: newest decided_at
-first, then the later line first. An empty query lists the newest records.
+first, then the later line first. An empty query lists the newest records: the empty string is a
+substring of every text (docs/judgment-ledger.md, "judgment-ledger.sh search"). A record id on several lines counts
+once, with its first line (judgment.topk).
 Case-insensitive means Unicode case folding (str.casefold) on both sides.
 
 That is the default mode, "match". The opt-in "relevance" mode (judgment.rank, BM25) is chosen
 with --rank or HARNESS_JUDGMENT_RANK (rank_mode); it is imported only when chosen.
 """
-import heapq
 import json
 import os
 
 from . import ledger
 from .ledger import time_key
+from .topk import TopK
 
 MAX_LIMIT = 3
 MODES = ("match", "relevance")
@@ -44,18 +46,13 @@ def search(path, project, query, limit=MAX_LIMIT, mode=DEFAULT_MODE):
         from . import rank as relevance
         return relevance.search_records(path, project, query, limit)
     whole, tokens = parse_query(query)
-    top = []  # min-heap of (rank key, record); the byte offset makes every key unique
-    keep = _could_rank(whole, tokens, top, limit)
+    top = TopK(limit)  # (rank key, record); the byte offset makes every key unique
+    keep = _could_rank(whole, tokens, top.heap, limit)
     for offset, rec in ledger.records(path, project, keep):
         key = rank(rec, whole, tokens)
-        if key is None:
-            continue
-        entry = (key + (time_key(rec["decided_at"]), offset), rec)
-        if len(top) < limit:
-            heapq.heappush(top, entry)
-        elif entry[0] > top[0][0]:
-            heapq.heapreplace(top, entry)
-    return [rec for _, rec in sorted(top, key=lambda e: e[0], reverse=True)]
+        if key is not None:
+            top.offer(key + (time_key(rec["decided_at"]), offset), rec)
+    return [rec for _, rec in top.best()]
 
 
 def parse_query(query):

@@ -7,6 +7,7 @@ import mmap
 import os
 import time
 
+from . import place
 from .ledger import ESCAPES, _not_regular
 from .lines import RECORD_MAX
 
@@ -27,53 +28,128 @@ def append(path, line, timeout=LOCK_TIMEOUT, fsync=True, find=None):
     (`find(fd, size)`); when it returns something other than None nothing is written and that
     value is returned (the idempotent `--id` check). Returns None after a write.
 
-    Raises AppendSkipped naming the reason on any I/O failure and for a ledger that is not a
-    regular file (a FIFO, a device, a socket; a symlink is followed to what it names); a short
-    write is rolled back so no torn line is left behind.
+    After the write, still under the lock, the path must still name the file written (git
+    replaces the ledger by renaming a new file over it on checkout, pull and merge): when it
+    names another file, or the same one without the line where it was written, the line is
+    appended to the file now there too, unless it already holds it (docs/judgment-ledger.md,
+    "When git replaces the ledger"); readers count a record written twice once.
+
+    Raises AppendSkipped naming the reason on any I/O failure, for a ledger that is not a
+    regular file (a FIFO, a device, a socket; a symlink given by HARNESS_JUDGMENT_LEDGER is
+    followed to what it names) and for a repository's own ledger behind a symlink
+    (place.Confined); a short write is rolled back so no torn line is left behind.
     """
-    parent = os.path.dirname(path)
-    try:
-        if parent:
-            os.makedirs(parent, exist_ok=True)
-    except FileExistsError:
-        raise AppendSkipped(f"cannot create directory {parent}: a file is in the way") from None
-    except OSError as e:
-        raise AppendSkipped(f"cannot create directory {parent}: {_reason(e)}") from None
-    try:
-        # O_NONBLOCK: opening a FIFO must not wait for a reader; fstat then refuses it.
-        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK,
-                     0o644)
-    except OSError as e:
-        raise AppendSkipped(f"cannot open {path}: {_reason(e)}") from None
+    fd = _open(path)
     try:
         kind = _not_regular(os.fstat(fd).st_mode)
         if kind:
             raise AppendSkipped(f"{path} is not a regular file ({kind})")
         if not _lock(fd, timeout):
             raise AppendSkipped(f"lock on {path} not obtained within {timeout:g} s")
-        st = os.fstat(fd)
+        size = os.fstat(fd).st_size
         if find is not None:
-            found = find(fd, st.st_size)
+            found = find(fd, size)
             if found is not None:
                 return found
-        if st.st_size and os.pread(fd, 1, st.st_size - 1) != b"\n":
-            # A line torn by someone else's crash: start ours on a fresh line, so only that
-            # fragment (skipped on read) is damaged, never our record.
-            line = b"\n" + line
-        written = os.write(fd, line)
-        if written != len(line):
-            os.ftruncate(fd, st.st_size)
-            raise AppendSkipped(f"short write to {path} ({written} of {len(line)} bytes, rolled back)")
-        if fsync:
-            try:
-                os.fsync(fd)
-            except OSError as e:
-                raise AppendSkipped(f"fsync of {path} failed after the write: {_reason(e)}") from None
+        at = _write(fd, path, line, size, fsync)
+        for _ in range(MOVES):
+            now = _file_now_at(path, fd, at, line)
+            if now is None:
+                break
+            os.close(fd)  # drops our lock: the file now there may be the same inode
+            fd = now
+            if not _lock(fd, timeout):
+                raise AppendSkipped(f"lock on {path} not obtained within {timeout:g} s, after "
+                                    "the ledger was replaced during the append")
+            if _holds(fd, line):
+                break
+            at = _write(fd, path, line, os.fstat(fd).st_size, fsync)
     except OSError as e:
         raise AppendSkipped(f"cannot write {path}: {_reason(e)}") from None
     finally:
         os.close(fd)
     return None
+
+
+MOVES = 3  # times the ledger may be replaced under one append before the last write stands
+_FLAGS = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK
+
+
+def _open(path):
+    """The ledger opened for appending, its folders made; AppendSkipped when it cannot be.
+    O_NONBLOCK: opening a FIFO must not wait for a reader; the caller's fstat refuses it."""
+    try:
+        if isinstance(path, place.Confined):
+            return path.open(_FLAGS, 0o644, create_dirs=True)
+        parent = os.path.dirname(path)
+        if parent:
+            try:
+                os.makedirs(parent, exist_ok=True)
+            except FileExistsError:
+                raise AppendSkipped(f"cannot create directory {parent}: a file is in the way") \
+                    from None
+            except OSError as e:
+                raise AppendSkipped(f"cannot create directory {parent}: {_reason(e)}") from None
+        return os.open(path, _FLAGS, 0o644)
+    except place.Refused as e:
+        raise AppendSkipped(f"refused {path}: {_reason(e)}") from None
+    except OSError as e:
+        raise AppendSkipped(f"cannot open {path}: {_reason(e)}") from None
+
+
+def _write(fd, path, line, size, fsync):
+    """Write `line` at the end of the locked fd (whose size is `size`); the offset it starts at."""
+    at = size
+    if size and os.pread(fd, 1, size - 1) != b"\n":
+        # A line torn by someone else's crash: start ours on a fresh line, so only that
+        # fragment (skipped on read) is damaged, never our record.
+        line = b"\n" + line
+        at += 1
+    written = os.write(fd, line)
+    if written != len(line):
+        os.ftruncate(fd, size)
+        raise AppendSkipped(f"short write to {path} ({written} of {len(line)} bytes, rolled back)")
+    if fsync:
+        try:
+            os.fsync(fd)
+        except OSError as e:
+            raise AppendSkipped(f"fsync of {path} failed after the write: {_reason(e)}") from None
+    return at
+
+
+def _file_now_at(path, fd, at, line):
+    """None when the path still names the file of `fd` and `line` is still at `at` in it; else
+    the file now at the path, opened for appending (created when git removed it). Our fd keeps
+    its inode alive, so no new file can reuse its number while we compare; the content check
+    catches a file rewritten in place."""
+    now = _open(path)
+    try:
+        here, there = os.fstat(fd), os.fstat(now)
+        if _not_regular(there.st_mode):
+            raise AppendSkipped(f"{path} was replaced during the append by something that is "
+                                f"not a regular file ({_not_regular(there.st_mode)})")
+        if (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino) and \
+                os.pread(now, len(line), at) == line:
+            os.close(now)
+            return None
+    except BaseException:
+        os.close(now)
+        raise
+    return now
+
+
+def _holds(fd, line):
+    """Does the file hold `line` as one of its lines (a merge may have carried it over)?"""
+    size = os.fstat(fd).st_size
+    if size < len(line):
+        return False
+    with mmap.mmap(fd, size, prot=mmap.PROT_READ) as mm:
+        pos = mm.find(line)
+        while pos != -1:
+            if pos == 0 or mm[pos - 1] == 0x0A:
+                return True
+            pos = mm.find(line, pos + 1)
+    return False
 
 
 def find_id(fd, size, rec_id, project):

@@ -101,5 +101,6 @@ def test_excludes_are_literal(repo):
 def test_clean_excludes_list(repo, goal):
     g = open_goal(repo)
     assert g.clean_excludes("run-rules/1") == sorted([
+        ".claude/state/judgment-ledger.jsonl",  # the toolkit's own state (test_core_own_state.py)
         f"{goal}/PLAN.md", f"{goal}/PROGRESS.md", f"{goal}/REVIEW.md", f"{goal}/SPEC.md",
         f"{goal}/notes.md", f"{goal}/runs.jsonl", f"{goal}/tasks"])

@@ -20,6 +20,7 @@ LEDGER = ROOT / "scripts" / "judgment-ledger.sh"
 J = "judgment_toolkit.judgment."
 COMMON = {"judgment_toolkit", "judgment_toolkit.judgment", "judgment_toolkit.output",
           "judgment_toolkit.packaged", J + "deps", J + "exits", J + "jobs", J + "ledger", J + "lines",
+          J + "place", J + "topk",
           "json", "json.decoder", "json.encoder", "json.scanner", "_json", "heapq", "_heapq",
           "runpy"}
 # what each read may import on top of COMMON

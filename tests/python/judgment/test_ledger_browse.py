@@ -83,7 +83,7 @@ def test_show_one_decision_of_the_project_only(tmp_path, shop):
 def test_show_finds_an_id_spelled_with_escapes(tmp_path):
     path = tmp_path / "l.jsonl"
     path.write_bytes(b'{"id":"\\u0069d-1","project":"demo","decided_at":"2026-01-01T00:00:00Z",'
-                     b'"question":"q","answer":"a"}\n')
+                     b'"question":"q","answer":"a","rationale":"","card_ref":"c","tags":[]}\n')
     r = ledger("show", "id-1", "--project", "demo", "--json", env=env_for(tmp_path, path))
     assert r.returncode == 0 and json.loads(r.stdout)["id"] == "id-1"
 

@@ -1,5 +1,7 @@
-"""The default ledger path: HARNESS_JUDGMENT_LEDGER, else .claude/state/judgment-ledger.jsonl under
-HARNESS_PROJECT_ROOT, else under the git top level of the current directory, else under it."""
+"""The default ledger path (docs/judgment-ledger.md, "Where the ledger lives"):
+HARNESS_JUDGMENT_LEDGER, else .claude/state/judgment-ledger.jsonl in the main worktree of the
+repository holding HARNESS_PROJECT_ROOT or the current directory (one ledger per repository,
+from every linked worktree), else under that folder."""
 import subprocess
 
 from conftest import git
@@ -39,15 +41,39 @@ def test_git_top_level_from_a_subdirectory(tmp_path, repo):
     assert ledger_mod.git_toplevel(str(repo / "src")) == top
 
 
-def test_git_worktree_with_a_dot_git_file(tmp_path, repo):
+def test_a_linked_worktree_uses_the_main_worktrees_ledger(tmp_path, repo):
     wt = tmp_path / "wt"
     subprocess.run(["git", "-C", str(repo), "worktree", "add", "-q", str(wt)], check=True,
                    capture_output=True)
     assert (wt / ".git").is_file()
     (wt / "deep" / "er").mkdir(parents=True)
     env = hermetic_env(tmp_path)
-    assert ledger(*append_args(), env=env, cwd=wt / "deep" / "er").returncode == 0
-    assert len(records(under(wt))) == 1
+    assert ledger(*append_args(question="from the linked one"), env=env,
+                  cwd=wt / "deep" / "er").returncode == 0
+    assert ledger(*append_args(question="from the main one"), env=env, cwd=repo).returncode == 0
+    assert [r["question"] for r in records(under(repo))] == ["from the linked one",
+                                                             "from the main one"]
+    assert not under(wt).exists()
+    r = ledger("search", "--project", "demo", "--query", "from", env=env, cwd=wt)
+    assert r.stdout.count("\n") == 2
+    assert ledger_mod.chosen_path(env, str(wt))[1] == "under the main worktree"
+
+
+def test_project_root_in_a_linked_worktree_is_resolved_to_the_main_one(tmp_path, repo):
+    wt = tmp_path / "wt2"
+    subprocess.run(["git", "-C", str(repo), "worktree", "add", "-q", str(wt)], check=True,
+                   capture_output=True)
+    env = hermetic_env(tmp_path, HARNESS_PROJECT_ROOT=wt)
+    assert ledger_mod.default_path(env, str(tmp_path)) == str(under(repo))
+
+
+def test_a_bare_repositorys_worktree_keeps_its_own_ledger(tmp_path, repo):
+    bare = tmp_path / "shop.git"
+    git(tmp_path, "clone", "-q", "--bare", str(repo), str(bare))
+    wt = tmp_path / "feature"
+    git(bare, "worktree", "add", "-q", str(wt))
+    env = hermetic_env(tmp_path)
+    assert ledger_mod.default_path(env, str(wt)) == str(under(wt))
 
 
 def test_git_submodule_with_a_dot_git_file(tmp_path, repo):

@@ -46,7 +46,7 @@ def shuffled(tmp_path):
     write_records(path, recs)
     with open(path, "ab") as f:  # an escaped line and a nested decided_at: always parsed
         f.write(b'{"id":"esc","project":"p1","decided_at":"2026-01-09T00:00:00Z",'
-                b'"question":"\\u0071ueue","answer":"a"}\n')
+                b'"question":"\\u0071ueue","answer":"a","rationale":"","card_ref":"c","tags":[]}\n')
         f.write(b'{"id":"nest","project":"p1","meta":{"decided_at":"2099-01-01T00:00:00Z"},'
                 b'"question":"queue","answer":"a"}\n')
     return path

@@ -196,7 +196,8 @@ def test_an_unreadable_ledger_is_an_error_not_an_empty_answer(tmp_path):
 def test_a_lone_surrogate_from_a_foreign_writer_is_still_printed(env):
     with open(env["HARNESS_JUDGMENT_LEDGER"], "w") as f:
         f.write('{"id":"s","project":"demo","decided_at":"2026-01-01T00:00:00Z",'
-                '"question":"odd \\ud800 text","answer":"a"}\n')
+                '"question":"odd \\ud800 text","answer":"a","rationale":"","card_ref":"c",'
+                '"tags":[]}\n')
     r = ledger("search", "--project", "demo", "--query", "odd", env=env)
     assert r.returncode == 0
     assert json.loads(r.stdout)["question"] == "odd \ud800 text"

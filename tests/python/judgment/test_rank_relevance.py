@@ -149,7 +149,8 @@ def test_bad_lines_are_skipped_and_a_missing_ledger_is_empty(env):
         f.write(b'{"id":7,"project":"demo","decided_at":"x","question":"good","answer":"a"}\n')
         f.write(b'\xff\xfe "demo" good\n')
         f.write(b'{"id":"e","project":"d\\u0065mo","decided_at":"2026-01-01T00:00:00Z",'
-                b'"question":"good \\u0063ache","answer":"a"}\n')
+                b'"question":"good \\u0063ache","answer":"a","rationale":"","card_ref":"c",'
+                b'"tags":[]}\n')
     assert ids(env, "good cache") == ["e", "id-1"]
 
 

@@ -366,29 +366,51 @@ def test_a_question_reaches_the_tool_unchanged(project, tmp_path, shell):
 
 
 def test_each_file_says_how_the_project_is_derived(tmp_path, monkeypatch):
-    """Every kit file whose commands take <project> prints the rule the hooks use
-    (judgment_toolkit.claude.kit.project_name); the history commands say they take none. The printed rule,
-    rendered as Claude Code renders it and run, names the project as the hooks do."""
-    from judgment_toolkit.claude.kit import PROJECT_RULE_SH, project_name
-    rule = f'echo "{PROJECT_RULE_SH}"'
+    """Every kit file whose commands take <project> prints the command that names it as the
+    hooks do (judgment_toolkit.claude.kit.project_name, docs/claude-kit.md, "The project
+    name"); the history commands say they take none. The printed command, rendered as Claude
+    Code renders it and run, names the project as the hooks do: in the main worktree, in a
+    linked worktree whose folder has another name, with a committed name, with
+    $JUDGMENT_PROJECT, and with ${CLAUDE_PROJECT_DIR} rendered empty."""
+    from judgment_toolkit.claude.kit import PROJECT_COMMAND, project_name
     for path in kit_files():
         text = path.read_text(encoding="utf-8")
         if any("<project>" in line for line in code_lines(path)):
-            assert rule in text, path.name
+            assert f"`{PROJECT_COMMAND}`" in text, path.name
         elif path.parent.name == "commands":
             assert "there is no `<project>` here" in text, path.name
     shop = tmp_path / "my shop"
     shop.mkdir()
-    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(shop))
-    for named in (None, "other"):
-        env = {"PATH": "/usr/bin:/bin", **({"JUDGMENT_PROJECT": named} if named else {})}
-        if named:
-            monkeypatch.setenv("JUDGMENT_PROJECT", named)
-        else:
-            monkeypatch.delenv("JUDGMENT_PROJECT", raising=False)
-        r = subprocess.run(["bash", "-c", render(rule, project_dir=shop)], env=env,
-                           capture_output=True, text=True, cwd=tmp_path)
-        assert r.stdout == project_name({"cwd": "/elsewhere"}) + "\n" == (named or "my shop") + "\n"
+    git_env = dict(os.environ, **GIT_ENV)
+    for argv in (["init", "-q"], ["commit", "-q", "--allow-empty", "-m", "i"],
+                 ["worktree", "add", "-q", str(tmp_path / "shop-feature-x")]):
+        subprocess.run(["git", "-C", str(shop), *argv], check=True, env=git_env,
+                       capture_output=True)
+    linked = tmp_path / "shop-feature-x"
+
+    def printed(project_dir, named=None, rendered=None):
+        env = {"PATH": f"{SCRIPTS}:/usr/bin:/bin", "CLAUDE_PROJECT_DIR": str(project_dir),
+               **({"JUDGMENT_PROJECT": named} if named else {})}
+        for key, value in (("CLAUDE_PROJECT_DIR", str(project_dir)), ("JUDGMENT_PROJECT", named)):
+            if value:
+                monkeypatch.setenv(key, value)
+            else:
+                monkeypatch.delenv(key, raising=False)
+        r = subprocess.run(["bash", "-c", render(PROJECT_COMMAND, project_dir=rendered
+                                                 if rendered is not None else project_dir)],
+                           env=env, capture_output=True, text=True, cwd=tmp_path, timeout=60)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout == project_name({"cwd": "/elsewhere"}) + "\n"
+        return r.stdout.strip()
+
+    assert printed(shop) == printed(linked) == printed(linked, rendered="") == "my shop"
+    assert printed(linked, named="other") == "other"
+    (linked / ".claude").mkdir()
+    (linked / ".claude" / "judgment-project").write_text("shop\n")  # committed on a branch
+    assert printed(linked) == "shop" and printed(shop) == "my shop"
+    (shop / ".claude").mkdir()
+    (shop / ".claude" / "judgment-project").write_text("team-shop\n")
+    assert printed(linked) == printed(shop) == "team-shop"
 
 
 def test_the_session_id_is_the_one_claude_code_fills_in():
