@@ -1,8 +1,10 @@
 """The three Claude Code hooks (docs/claude-kit.md, "What each hook does").
 
-Each reads the hook's JSON from stdin, runs the installed tools the way a user does, and never
-fails: whatever happens, exit 0, and nothing that would deny, ask about or change a tool call
-(the PreToolUse output holds `additionalContext` only). Time is bounded by DEADLINE, stdin by
+Each reads the hook's JSON from stdin and never fails: whatever happens, exit 0. The recall
+reads the ledger in this process; SessionStart and capture run the installed tools the way a
+user does. Nothing here denies or asks about a tool call: the PreToolUse output holds
+`updatedInput` (the same question with the past decision added, see claude.annotate) and
+`additionalContext`, never a permission decision. Time is bounded by DEADLINE, stdin by
 STDIN_LIMIT and the context handed to Claude by CONTEXT_LIMIT.
 """
 from __future__ import annotations
@@ -14,6 +16,7 @@ import sys
 import time
 import uuid
 
+from judgment_toolkit.claude import annotate
 from judgment_toolkit.claude.kit import (CAPTURE_ON, CAPTURE_SWITCH, INSTALL_HINT,
                                          project_dir, project_name, tool_path)
 
@@ -97,56 +100,78 @@ def clip(text, limit=TEXT_LIMIT) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+def context_line(question: str, answer: dict) -> str:
+    """One past decision for the model: what it answers, what was chosen and why, when, its
+    mem_id, and the decision it reversed, if any."""
+    from judgment_toolkit.judgment.recall import MEM_PREFIX
+    rec = answer["record"]
+    why = rec.get("rationale") if isinstance(rec.get("rationale"), str) else ""
+    line = (f"- For \"{clip(question, 120)}\": on {rec.get('decided_at', '?')} the person chose "
+            f"\"{clip(rec.get('answer', ''))}\"{f' because {clip(why)}' if why.strip() else ''} "
+            f"(asked: \"{clip(rec.get('question', ''), 160)}\"; mem_id {MEM_PREFIX}{rec.get('id')})")
+    earlier = answer.get("earlier") or []
+    if earlier:
+        old = earlier[0]
+        line += (f"; this reversed \"{clip(old.get('answer', ''), 80)}\" of "
+                 f"{str(old.get('decided_at', '?'))[:10]} (mem_id {MEM_PREFIX}{old.get('id')})")
+    return line
+
+
 def recall_context(project: str, asked: list, found: list) -> str:
     """The short list handed to Claude: one line per past decision, once each, within
     CONTEXT_LIMIT bytes (whole lines only)."""
-    head = (f"Past judgments of project {project} from the Judgment Ledger that may answer "
-            "the question(s) being asked; if one does, tell the person what they chose last "
-            "time and why, and cite its mem_id.")
+    head = (f"Past judgments of project {project} from the Judgment Ledger that answer the "
+            "question(s) being asked (the person sees each next to the question or the option "
+            "chosen then); tell the person what they chose last time and why, and cite its mem_id.")
     lines, seen = [head], set()
-    for question, items in zip(asked, found):
-        for item in items:
-            if not isinstance(item, dict) or item.get("mem_id") in seen:
+    for question, answers in zip(asked, found):
+        for answer in answers:
+            mem_id = answer["record"].get("id")
+            if mem_id in seen:
                 continue
-            seen.add(item.get("mem_id"))
-            why = f" because {clip(item['outcome'])}" if item.get("outcome") else ""
-            line = (f"- For \"{clip(question['question'], 120)}\": on {item.get('decided_at', '?')} "
-                    f"the person chose \"{clip(item.get('decision', ''))}\"{why} "
-                    f"(asked: \"{clip(item.get('summary', ''), 160)}\"; mem_id {item.get('mem_id')})")
+            seen.add(mem_id)
+            line = context_line(question["question"], answer)
             if len("\n".join(lines + [line]).encode("utf-8")) > CONTEXT_LIMIT:
                 return "\n".join(lines) if len(lines) > 1 else ""
             lines.append(line)
     return "\n".join(lines) if len(lines) > 1 else ""
 
 
+def recalled(payload: dict, asked: list) -> list:
+    """inject.answers for each question, in this process (docs/claude-kit.md, "What each hook
+    costs"): the ledger the tools would read for the project folder."""
+    from judgment_toolkit.judgment import inject, ledger
+    path = ledger.default_path(env=tool_env(payload), cwd=project_dir(payload))
+    project = project_name(payload)
+    return [inject.answers(path, project, q["question"], [o["label"] for o in q["options"]])
+            for q in asked]
+
+
 def ask_recall(payload: dict) -> None:
-    """PreToolUse on AskUserQuestion: recall each question's past judgments, in parallel."""
-    asked = questions(payload)
-    if not asked:
+    """PreToolUse on AskUserQuestion: the past decisions that answer each question, shown to
+    the person in `updatedInput` and to Claude in `additionalContext`; no permission decision
+    (with "allow" Claude Code would take updatedInput as the answer). Nothing found, or an
+    input not of AskUserQuestion's shape: nothing printed."""
+    tool_input = payload.get("tool_input")
+    asked = annotate.shape(tool_input)
+    if asked is None:
         return
-    ledger = tool_path("judgment-ledger")
-    if ledger is None:
+    try:
+        found = recalled(payload, asked)
+    except ImportError:  # this interpreter lacks the dependencies, and so would the tools
         print(INSTALL_HINT)
         return
-    project = project_name(payload)
-    deadline = time.monotonic() + DEADLINE
-    procs = []
-    for q in asked:
-        text = " ".join([q["question"]] + [o["label"] for o in q["options"]])
-        procs.append(start([ledger, "recall", "--project", project, "--question", text], payload))
-    found = []
-    for proc in procs:
-        code, out = finish(proc, deadline)
-        try:
-            items = json.loads(out) if code == 0 else []
-        except ValueError:
-            items = []
-        found.append(items if isinstance(items, list) else [])
-    context = recall_context(project, asked, found)
+    if not any(found):
+        return
+    out = {"hookEventName": "PreToolUse"}
+    updated = annotate.annotate(tool_input, found)
+    if updated is not None:
+        out["updatedInput"] = updated
+    context = recall_context(project_name(payload), asked, found)
     if context:
-        print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                                                 "additionalContext": context}},
-                         ensure_ascii=False))
+        out["additionalContext"] = context
+    if len(out) > 1:
+        print(json.dumps({"hookSpecificOutput": out}, ensure_ascii=False))
 
 
 def answers(payload: dict) -> dict:
@@ -157,7 +182,7 @@ def answers(payload: dict) -> dict:
         holder = payload.get(field)
         got = holder.get("answers") if isinstance(holder, dict) else None
         if isinstance(got, dict) and got:
-            return got
+            return {annotate.strip(k): v for k, v in got.items()}  # keyed by the text shown
     return {}
 
 
@@ -185,6 +210,8 @@ def ask_capture(payload: dict) -> None:
     check holds for a direct `judgment-kit hook ask-capture`.)"""
     if os.environ.get(CAPTURE_SWITCH) != CAPTURE_ON:
         return
+    # what the person was asked: the text the rest of the session sees, without the recall's note
+    payload = dict(payload, tool_input=annotate.strip_input(payload.get("tool_input")))
     session, tool_use = payload.get("session_id"), payload.get("tool_use_id")
     given = answers(payload)
     if not (isinstance(session, str) and session and isinstance(tool_use, str) and tool_use and given):
