@@ -65,20 +65,22 @@ def finish(proc, deadline) -> tuple[int, str]:
 
 
 def session_start(payload: dict) -> None:
-    """Prime the session with the project's recent judgments, on every source."""
-    ledger = tool_path("judgment-ledger")
-    if ledger is None:
+    """Prime the session with the project's recent judgments, on every source: what
+    `judgment-ledger prime --limit PRIME_LIMIT` prints, read in this process."""
+    from judgment_toolkit.judgment import deps
+    if deps.missing():
         print(INSTALL_HINT)
         return
-    proc = start([ledger, "prime", "--project", project_name(payload), "--limit",
-                  str(PRIME_LIMIT)], payload)
-    code, out = finish(proc, time.monotonic() + DEADLINE)
-    if code == 0:
-        sys.stdout.write(out[:CONTEXT_LIMIT])
-    elif not ledger.endswith(".sh") or code == -1:
+    from judgment_toolkit.judgment import ledger, prime
+    project = project_name(payload)
+    path = ledger.default_path(env=tool_env(payload), cwd=project_dir(payload))
+    try:
+        found = prime.recent(path, project, PRIME_LIMIT)
+    except prime.Unreadable as exc:  # a folder, a FIFO, no permission: the session starts bare
+        sys.stderr.write(f"judgment-kit: hook session-start: skipped ({exc})\n")
         return
-    else:  # only the checkout's entry point was there, and it cannot run (no dependencies)
-        print(INSTALL_HINT)
+    from judgment_toolkit import output
+    output.write(prime.markdown(project, found)[:CONTEXT_LIMIT])
 
 
 def questions(payload: dict) -> list:
@@ -156,11 +158,11 @@ def ask_recall(payload: dict) -> None:
     asked = annotate.shape(tool_input)
     if asked is None:
         return
-    try:
-        found = recalled(payload, asked)
-    except ImportError:  # this interpreter lacks the dependencies, and so would the tools
+    from judgment_toolkit.judgment import deps
+    if deps.missing("relevance"):  # nothing installed where the hook runs, nor can its tools
         print(INSTALL_HINT)
         return
+    found = recalled(payload, asked)
     if not any(found):
         return
     out = {"hookEventName": "PreToolUse"}
@@ -171,7 +173,7 @@ def ask_recall(payload: dict) -> None:
     if context:
         out["additionalContext"] = context
     if len(out) > 1:
-        print(json.dumps({"hookSpecificOutput": out}, ensure_ascii=False))
+        print(json.dumps({"hookSpecificOutput": out}))  # ASCII: whatever the locale
 
 
 def answers(payload: dict) -> dict:
