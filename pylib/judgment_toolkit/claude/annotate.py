@@ -15,7 +15,7 @@ the first MARK, and the one SEP before it, gives back the text exactly.
 """
 from __future__ import annotations
 
-import copy
+import json
 
 MARK = "\u2063\u21ba "   # INVISIBLE SEPARATOR + "↺ ": unlikely in a model's text, readable after
 SEP = {"question": "\n", "description": " "}  # a question's note is a line of its own
@@ -113,7 +113,7 @@ def annotate(tool_input: dict, found: list) -> dict | None:
     items = shape(tool_input)
     if items is None or not any(found):
         return None
-    updated = copy.deepcopy(tool_input)
+    updated = json.loads(json.dumps(tool_input))  # a deep copy of JSON data
     for q, answers in zip(updated["questions"], found):
         if not answers:
             continue
@@ -133,7 +133,7 @@ def strip_input(tool_input):
     text and description stripped, and the `answers` / `annotations` keys (question texts) too."""
     if not isinstance(tool_input, dict):
         return tool_input
-    clean = copy.deepcopy(tool_input)
+    clean = json.loads(json.dumps(tool_input))
     for q in clean.get("questions") or []:
         if isinstance(q, dict):
             q["question"] = strip(q.get("question"))

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import time
-import uuid
 
 from judgment_toolkit.claude import annotate
 from judgment_toolkit.claude.kit import (CAPTURE_ON, CAPTURE_SWITCH, INSTALL_HINT,
@@ -26,7 +24,7 @@ CONTEXT_LIMIT = 4000       # bytes of additionalContext at most
 PRIME_LIMIT = 5            # decisions primed at session start
 TEXT_LIMIT = 300           # characters of one recalled field
 CAPTURE_TAG = "claude-code"
-ID_NAMESPACE = uuid.UUID("6f1c3a2e-5b0d-4c47-9a51-1d3c0c9e2b7a")  # capture ids: uuid5 in it
+ID_NAMESPACE = "6f1c3a2e-5b0d-4c47-9a51-1d3c0c9e2b7a"  # capture ids: uuid5 in this UUID
 
 
 def read_payload(stream) -> dict | None:
@@ -47,6 +45,7 @@ def tool_env(payload: dict) -> dict:
 
 
 def start(argv, payload):
+    import subprocess  # only capture runs a tool: the recall pays no import for it
     return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=tool_env(payload),
                             cwd=project_dir(payload) if os.path.isdir(project_dir(payload)) else None)
@@ -54,6 +53,7 @@ def start(argv, payload):
 
 def finish(proc, deadline) -> tuple[int, str]:
     """(exit code, stdout) of a started tool, killed at the deadline (then (-1, ""))."""
+    import subprocess
     try:
         out, err = proc.communicate(timeout=max(0.0, deadline - time.monotonic()))
     except subprocess.TimeoutExpired:
@@ -203,7 +203,8 @@ def chosen(answer, options: list) -> list:
 
 def capture_id(session: str, tool_use: str, question: str) -> str:
     """The same payload delivered twice appends under the same id (stored once)."""
-    return str(uuid.uuid5(ID_NAMESPACE, f"{session}\n{tool_use}\n{question}"))
+    import uuid
+    return str(uuid.uuid5(uuid.UUID(ID_NAMESPACE), f"{session}\n{tool_use}\n{question}"))
 
 
 def ask_capture(payload: dict) -> None:
