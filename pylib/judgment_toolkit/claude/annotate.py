@@ -22,33 +22,38 @@ SEP = {"question": "\n", "description": " "}  # a question's note is a line of i
 NOTE_LIMIT = 160          # characters of one note (a rationale is clipped to fit)
 WHY_LIMIT = 90            # characters of the rationale inside a note
 MAX_QUESTIONS, OPTIONS = 4, (2, 4)
+TEXT_MAX = 10_000         # characters of a question, header, label or description: longer is
+#                           no question a person reads, and the recall's time grows with it
 
 
 def shape(tool_input) -> list | None:
     """The questions of a well-formed AskUserQuestion input (see the module docstring), or None
-    for anything else (no questions, five, an option short, a label twice, MARK in a text...)."""
+    for anything else (no questions, five, an option short, a label twice, MARK in a text, a
+    text over TEXT_MAX...)."""
     if not isinstance(tool_input, dict):
         return None
     items = tool_input.get("questions")
     if not isinstance(items, list) or not 1 <= len(items) <= MAX_QUESTIONS:
         return None
     for q in items:
-        if not (isinstance(q, dict) and isinstance(q.get("question"), str) and q["question"].strip()
-                and isinstance(q.get("header"), str)
-                and isinstance(q.get("multiSelect", False), bool)):
+        if not (isinstance(q, dict) and _text(q.get("question")) and q["question"].strip()
+                and _text(q.get("header")) and isinstance(q.get("multiSelect", False), bool)):
             return None
         options = q.get("options")
         if not isinstance(options, list) or not OPTIONS[0] <= len(options) <= OPTIONS[1]:
             return None
         for o in options:
-            if not (isinstance(o, dict) and isinstance(o.get("label"), str)
-                    and isinstance(o.get("description", ""), str)):
+            if not (isinstance(o, dict) and _text(o.get("label")) and _text(o.get("description", ""))):
                 return None
         if len({o["label"] for o in options}) != len(options):
             return None
     if len({q["question"] for q in items}) != len(items) or MARK in _texts(items):
         return None
     return items
+
+
+def _text(value) -> bool:
+    return isinstance(value, str) and len(value) <= TEXT_MAX
 
 
 def _texts(items) -> str:

@@ -28,12 +28,13 @@ ID_NAMESPACE = "6f1c3a2e-5b0d-4c47-9a51-1d3c0c9e2b7a"  # capture ids: uuid5 in t
 
 
 def read_payload(stream) -> dict | None:
-    """The hook's JSON object, or None for empty, oversized or malformed stdin."""
+    """The hook's JSON object, or None for empty, oversized or malformed stdin (Claude Code
+    sends UTF-8; json.loads would take UTF-16 or UTF-32 bytes too, so they are decoded first)."""
     data = stream.buffer.read(STDIN_LIMIT + 1) if hasattr(stream, "buffer") else stream.read()
     if not data or len(data) > STDIN_LIMIT:
         return None
     try:
-        payload = json.loads(data)
+        payload = json.loads(data.decode("utf-8") if isinstance(data, bytes) else data)
     except (ValueError, UnicodeDecodeError):
         return None
     return payload if isinstance(payload, dict) else None
