@@ -134,3 +134,61 @@ def test_the_session_never_breaks(home, project, fault):
         assert annotate.strip_input(shown) == {"questions": [QUEUE]}  # question, maybe annotated
     else:
         assert shown == {"questions": [QUEUE]}
+
+
+# -- what Claude Code does with a PreToolUse answer (docs/claude-kit.md, "What Claude Code does
+# with it"): measured with a hook of the test's own that prints a fixed answer ---------------
+
+def fixed_hook_session(tmp_path, answer):
+    """A session whose only hooks are a PreToolUse that prints `answer` and a PostToolUse that
+    keeps its payload; returns (session record, PostToolUse payload or None)."""
+    home, project = tmp_path / "fixed-home", tmp_path / "p"
+    (home / ".claude").mkdir(parents=True)
+    project.mkdir()
+    (tmp_path / "answer.json").write_text(json.dumps({"hookSpecificOutput": dict(
+        hookEventName="PreToolUse", **answer)}))
+    post = tmp_path / "post.json"
+    (home / ".claude" / "settings.json").write_text(json.dumps({"hooks": {
+        "PreToolUse": [{"matcher": "AskUserQuestion", "hooks": [
+            {"type": "command", "command": f"cat >/dev/null; cat '{tmp_path / 'answer.json'}'"}]}],
+        "PostToolUse": [{"matcher": "AskUserQuestion", "hooks": [
+            {"type": "command", "command": f"cat > '{post}'"}]}]}}))
+
+    def reply(request):
+        return {"behavior": "allow", "updatedInput": dict(request["input"], answers={
+            request["input"]["questions"][0]["question"]: "Postgres"})}
+    with ScriptedAPI({"questions": [QUEUE]}) as api:
+        run = session(str(CLAUDE), client_env(home, api.url, "/usr/bin:/bin"), project, reply)
+    results = [b for m in run["messages"] if m.get("type") == "user"
+               for b in m["message"]["content"] if isinstance(b, dict) and b.get("type") == "tool_result"]
+    run["tool_result"] = results[0]["content"] if results else None
+    return run, json.loads(post.read_text()) if post.exists() else None
+
+
+def shown_with_a_note():
+    doc = json.loads(json.dumps({"questions": [QUEUE]}))
+    doc["questions"][0]["options"][1]["description"] += " (chosen before)"
+    return doc
+
+
+@pytest.mark.parametrize("decision", [None, "ask"])
+def test_without_allow_the_person_is_asked_the_updated_question(tmp_path, decision):
+    answer = {"updatedInput": shown_with_a_note()}
+    if decision:
+        answer["permissionDecision"] = decision
+    run, post = fixed_hook_session(tmp_path, answer)
+    assert [a["input"] for a in run["asked"]] == [shown_with_a_note()]  # equal as JSON
+    assert "=\"Postgres\"" in run["tool_result"]
+    assert post["tool_input"]["questions"] == shown_with_a_note()["questions"]  # what capture reads
+
+
+def test_allow_takes_updated_input_as_the_answer_and_never_asks(tmp_path):
+    run, _ = fixed_hook_session(tmp_path, {"permissionDecision": "allow", "updatedInput": shown_with_a_note()})
+    assert run["asked"] == [] and "did not answer" in run["tool_result"]
+
+
+def test_an_updated_input_that_fails_the_schema_is_refused(tmp_path):
+    invalid = json.loads(json.dumps({"questions": [QUEUE]}))
+    invalid["questions"][0]["options"] = invalid["questions"][0]["options"][:1]
+    run, _ = fixed_hook_session(tmp_path, {"updatedInput": invalid})
+    assert run["asked"] == [] and "failed schema validation" in run["tool_result"]
