@@ -45,7 +45,7 @@ def write_ledger(path, records):
                     "decided_at": f"2026-01-01T{i // 3600:02d}:{i // 60 % 60:02d}:{i % 60:02d}Z",
                     "question": f"For service {i}, which {topic}: {pair[0]} or {pair[1]}?",
                     "answer": pair[i % 2], "rationale": f"reason {i}: fewer moving parts",
-                    "card_ref": "c", "tags": []}) + "\n")
+                    "card_ref": "c", "tags": []}, separators=(",", ":")) + "\n")  # as append writes
 
 
 def timed(argv, data, env, cwd, runs):
