@@ -23,7 +23,6 @@ from judgment_toolkit.claude import annotate  # noqa: E402
 
 CLAUDE = ROOT / "tests" / "node" / "node_modules" / ".bin" / "claude"
 VENV_BIN = Path(sys.executable).parent  # the toolkit installed: judgment-kit, judgment-ledger
-PLUGIN_PARTS = (".claude-plugin", "hooks", ".claude", "scripts", "pylib")
 QUEUE = {"question": "Should the job queue use Redis or Postgres?", "header": "Queue",
          "multiSelect": False, "options": [{"label": "Redis", "description": "fast, one more service"},
                                            {"label": "Postgres", "description": "the database we run"}]}
@@ -40,12 +39,17 @@ if not CLAUDE.exists():
 
 @pytest.fixture(scope="module")
 def home(tmp_path_factory):
-    """A HOME with the plugin installed from a marketplace that is a copy of this checkout."""
+    """A HOME with the plugin installed from a marketplace that is a copy of this checkout's
+    files (tracked, and new ones not ignored)."""
     base = tmp_path_factory.mktemp("claude-home")
     market, home = base / "market", base / "home"
     home.mkdir()
-    for part in PLUGIN_PARTS:
-        shutil.copytree(ROOT / part, market / part, ignore=shutil.ignore_patterns("__pycache__"))
+    files = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "-co", "--exclude-standard"],
+                           capture_output=True, check=True).stdout.decode().split("\0")
+    for name in filter(None, files):  # a clone of this checkout, as it is now
+        if (ROOT / name).is_file():
+            (market / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, market / name)
     env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "DISABLE_TELEMETRY": "1",
            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1"}
     for argv in (["plugin", "marketplace", "add", str(market)],
