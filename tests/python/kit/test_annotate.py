@@ -162,3 +162,21 @@ def test_capture_strips_the_answers_keys_too():
     shown = annotate.annotate(asked, [[{"record": rec, "earlier": []}]])
     seen = dict(shown, answers={shown["questions"][0]["question"]: "a"})
     assert annotate.strip_input(seen) == dict(asked, answers={"Which?": "a"})
+
+
+def test_claude_gets_one_line_per_past_decision_with_its_mem_id_and_what_it_reversed():
+    from judgment_toolkit.claude.hooks import CONTEXT_LIMIT, recall_context
+    rec = {"id": "new", "decided_at": "2026-07-03T10:00:00Z", "answer": "Postgres",
+           "rationale": "one less service to run", "question": "Use Redis or Postgres for the queue?"}
+    old = dict(rec, id="old", answer="Redis", decided_at="2026-01-02T00:00:00Z")
+    asked = [{"question": "Which queue?"}, {"question": "Which cache?"}]
+    found = [[{"record": rec, "earlier": [old]}], [{"record": rec, "earlier": []}]]
+    lines = recall_context("shop", asked, found).split("\n")
+    assert len(lines) == 2  # the head, then one line: the same decision is named once
+    assert lines[1] == ('- For "Which queue?": on 2026-07-03T10:00:00Z the person chose "Postgres" '
+                        'because one less service to run (asked: "Use Redis or Postgres for the queue?"; '
+                        'mem_id judgment-ledger:new); this reversed "Redis" of 2026-01-02 '
+                        '(mem_id judgment-ledger:old)')
+    many = [[{"record": dict(rec, id=f"r{i}", rationale="x" * 400), "earlier": []} for i in range(40)]]
+    assert len(recall_context("shop", asked[:1], many).encode()) <= CONTEXT_LIMIT
+    assert recall_context("shop", asked, [[], []]) == ""
