@@ -1,13 +1,23 @@
-"""Per-call cost of each Claude Code hook (docs/claude-kit.md, "What each hook costs"), as Claude
-Code runs it: `sh -c <hooks/hooks.json command>` with the hook's JSON on stdin under
-`env -i PATH=/usr/bin:/bin HOME=<tmp>`, from this checkout, in a project whose ledger holds N
-decisions. Printed as ratios to the floor `python3 -c pass` measured in the same run. The
-capture hook is measured twice: switched off (the default, paid on every answered question) and
-on (`JUDGMENT_CAPTURE=1`; after the first run each call is a replay of the same id).
+"""Per-call cost of each Claude Code hook, and of the reads SessionStart and a user run
+(docs/claude-kit.md, "What each hook costs"), as ratios to the floor: the start of the same
+interpreter (`python -c pass`), measured in the same run.
 
-    .venv/bin/python bench/hooks.py [--records N] [--runs R]
+Each hook runs as Claude Code runs it: `sh -c <hooks/hooks.json command>` with the hook's JSON
+on stdin under `env -i PATH=/usr/bin:/bin HOME=<tmp>`, from this checkout, in a project whose
+ledger holds N decisions of varied wording, appended in time order as `append` writes them
+(and as many of another project). Printed:
+
+  - each hook's p90 wall time at 1k and 10k records (targets: the recall hook <= 2.5x the
+    floor at 1k, <= 3.5x at 10k), and its p90 CPU time (steadier on a loaded machine);
+  - `judgment-ledger prime` and `recall` at 10k records in CPU time (user + system of every
+    process, bash included), median, as a ratio to the floor's CPU time (target <= 4x).
+
+    .venv/bin/python bench/hooks.py [--runs R] [--records N,N...]
 """
 import json
+import math
+import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -17,49 +27,95 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 HOOKS = json.loads((ROOT / "plugin" / "hooks" / "hooks.json").read_text())["hooks"]
+VENV_PY = ROOT / ".venv" / "bin" / "python"
+PYTHON = str(VENV_PY) if VENV_PY.exists() else "python3"  # the one scripts/lib/py.sh chooses
+TOPICS = ["job queue", "cache", "logging library", "settings page", "deploy target", "CI runner",
+          "database", "auth method", "API style", "test framework", "date library", "CSS approach"]
+CHOICES = [("Redis", "Postgres"), ("structlog", "loguru"), ("modal", "route"), ("k8s", "VMs"),
+           ("REST", "GraphQL"), ("pytest", "unittest"), ("OAuth", "passwords"), ("Tailwind", "CSS modules")]
+
+
+def write_ledger(path, records):
+    with path.open("w") as f:
+        for i in range(records):
+            for project in ("shop", "other"):
+                topic, pair = TOPICS[i % len(TOPICS)], CHOICES[(i // 3) % len(CHOICES)]
+                f.write(json.dumps({
+                    "id": f"{project}-{i}", "project": project,
+                    "decided_at": f"2026-01-01T{i // 3600:02d}:{i // 60 % 60:02d}:{i % 60:02d}Z",
+                    "question": f"For service {i}, which {topic}: {pair[0]} or {pair[1]}?",
+                    "answer": pair[i % 2], "rationale": f"reason {i}: fewer moving parts",
+                    "card_ref": "c", "tags": []}, separators=(",", ":")) + "\n")  # as append writes
 
 
 def timed(argv, data, env, cwd, runs):
-    out = []
+    """(wall times, CPU times) of `runs` runs; CPU is user + system of the child processes."""
+    wall, cpu = [], []
     for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
         subprocess.run(argv, input=data, env=env, cwd=cwd, capture_output=True, check=False)
-        out.append(time.perf_counter() - t)
-    return statistics.median(out)
+        wall.append(time.perf_counter() - t)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def p90(values):
+    return sorted(values)[math.ceil(0.9 * len(values)) - 1]
+
+
+def ask(project, question, labels):
+    return {"session_id": "s", "cwd": str(project), "tool_name": "AskUserQuestion", "tool_use_id": "t",
+            "hook_event_name": "PreToolUse",
+            "tool_input": {"questions": [{"question": question, "header": "Q", "multiSelect": False,
+                                          "options": [{"label": l, "description": f"{l} it is"}
+                                                      for l in labels]}]}}
 
 
 def main():
     args = sys.argv[1:]
-    records = int(args[args.index("--records") + 1]) if "--records" in args else 200
-    runs = int(args[args.index("--runs") + 1]) if "--runs" in args else 5
+    runs = int(args[args.index("--runs") + 1]) if "--runs" in args else 20
+    sizes = [int(n) for n in (args[args.index("--records") + 1] if "--records" in args
+                              else "1000,10000").split(",")]
     with tempfile.TemporaryDirectory() as tmp:
-        project, home = Path(tmp) / "shop", Path(tmp) / "home"
-        project.mkdir(), home.mkdir()
-        state = project / ".claude" / "state"
-        state.mkdir(parents=True)
-        with (state / "judgment-ledger.jsonl").open("w") as f:
-            for i in range(records):
-                f.write(json.dumps({"id": f"id-{i}", "project": "shop", "decided_at": "2026-01-01T00:00:00Z",
-                                    "question": f"Use Redis or Postgres for queue {i}?", "answer": "postgres",
-                                    "rationale": "one less service", "card_ref": "c", "tags": []}) + "\n")
-        env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "CLAUDE_PLUGIN_ROOT": str(ROOT / "plugin"),
-               "CLAUDE_PROJECT_DIR": str(project)}
-        ask = {"session_id": "s", "cwd": str(project), "tool_name": "AskUserQuestion", "tool_use_id": "t",
-               "tool_input": {"questions": [{"question": "Redis or Postgres for the queue?", "header": "Q",
-                                             "options": [{"label": "Redis"}, {"label": "Postgres",
-                                                                             "description": "no new service"}]}]},
-               "tool_response": {"answers": {"Redis or Postgres for the queue?": "Postgres"}}}
-        rows = [("SessionStart", {"session_id": "s", "source": "startup"}, {}),
-                ("PreToolUse", ask, {}), ("PostToolUse", ask, {}),
-                ("PostToolUse", ask, {"JUDGMENT_CAPTURE": "1"})]
-        floor = timed(["python3", "-c", "pass"], b"", env, project, runs)
-        print(f"floor python3 -c pass: {floor * 1000:.1f} ms (median of {runs}); ledger: {records} records")
-        for event, payload, more in rows:
-            cmd = HOOKS[event][0]["hooks"][0]["command"]
-            cost = timed(["sh", "-c", cmd], json.dumps(payload).encode(), dict(env, **more), project, runs)
-            label = HOOKS[event][0]["matcher"] + ("".join(f" {k}={v}" for k, v in more.items())
-                                                  or (" capture off" if event == "PostToolUse" else ""))
-            print(f"{event:13s} {label:45s} {cost / floor:6.1f} x floor  ({cost * 1000:.0f} ms)")
+        home = Path(tmp) / "home"
+        home.mkdir()
+        env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "CLAUDE_PLUGIN_ROOT": str(ROOT / "plugin")}
+        floor_wall, floor_cpu = timed([PYTHON, "-c", "pass"], b"", env, tmp, runs)
+        f_wall, f_cpu = p90(floor_wall), statistics.median(floor_cpu)
+        print(f"floor {PYTHON} -c pass: p90 {f_wall * 1000:.1f} ms wall, CPU p90 {p90(floor_cpu) * 1000:.1f}"
+              f" ms, median {f_cpu * 1000:.1f} ms"
+              f" ({runs} runs each)")
+        for size in sizes:
+            project = Path(tmp) / f"shop{size}" / "shop"
+            (project / ".claude" / "state").mkdir(parents=True)
+            write_ledger(project / ".claude" / "state" / "judgment-ledger.jsonl", size)
+            here = dict(env, CLAUDE_PROJECT_DIR=str(project))
+            captured = dict(ask(project, "Redis or Postgres?", ["Redis", "Postgres"]),
+                            hook_event_name="PostToolUse", tool_response={"answers": {"Redis or Postgres?": "Redis"}})
+            rows = [("SessionStart", "startup", {"source": "startup"}, {}),
+                    ("PreToolUse", "recall, a past decision",
+                     ask(project, "Which job queue for the new service: Redis or Postgres?", ["Redis", "Postgres"]), {}),
+                    ("PreToolUse", "recall, nothing related",
+                     ask(project, "Should the export run nightly or weekly?", ["Nightly", "Weekly"]), {}),
+                    ("PostToolUse", "capture off (the default)", captured, {}),
+                    ("PostToolUse", "capture on (a replay)", captured, {"JUDGMENT_CAPTURE": "1"})]
+            print(f"\n{size} records of the project (and {size} of another):")
+            for event, label, payload, more in rows:
+                cmd = HOOKS[event][0]["hooks"][0]["command"]
+                wall, cpu = timed(["sh", "-c", cmd], json.dumps(payload).encode(), dict(here, **more), project, runs)
+                print(f"  {event:12s} {label:28s} p90 {p90(wall) / f_wall:5.2f} x floor ({p90(wall) * 1000:.0f} ms);"
+                      f" CPU p90 {p90(cpu) / p90(floor_cpu):5.2f} x ({p90(cpu) * 1000:.0f} ms)")
+            if size != max(sizes):
+                continue
+            ledger = str(ROOT / "scripts" / "judgment-ledger.sh")
+            for name, argv in (("prime", [ledger, "prime", "--project", "shop", "--limit", "5"]),
+                               ("recall", [ledger, "recall", "--project", "shop", "--question",
+                                           "Which job queue: Redis or Postgres?"])):
+                _, cpu = timed(argv, b"", here, project, runs)
+                print(f"  judgment-ledger {name:7s} CPU median {statistics.median(cpu) / f_cpu:5.2f} x floor"
+                      f" ({statistics.median(cpu) * 1000:.0f} ms)")
 
 
 if __name__ == "__main__":

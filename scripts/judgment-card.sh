@@ -9,7 +9,8 @@
 # v1 ("Wiring") names it; both steps are fail-open.
 set -euo pipefail
 
-here="$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")"  # through symlinks too
+self="$(readlink -f "${BASH_SOURCE[0]}")"  # through symlinks too
+here="${self%/*}"  # (no dirname process: every call pays for each one)
 # shellcheck source-path=SCRIPTDIR source=lib/py.sh
 source "$here/lib/py.sh"
 # shellcheck source-path=SCRIPTDIR source=lib/cli.sh

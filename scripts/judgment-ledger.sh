@@ -8,7 +8,8 @@
 # checked values go to one Python job (judgment_toolkit.judgment.jobs) as positional arguments.
 set -euo pipefail
 
-here="$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")"  # through symlinks too
+self="$(readlink -f "${BASH_SOURCE[0]}")"  # through symlinks too
+here="${self%/*}"  # (no dirname process: every call pays for each one)
 # shellcheck source-path=SCRIPTDIR source=lib/py.sh
 source "$here/lib/py.sh"
 # shellcheck source-path=SCRIPTDIR source=lib/cli.sh

@@ -7,7 +7,7 @@
 # the usage; unknown flags (with a did-you-mean) and stray arguments are usage errors.
 # Messages name the field (the flag without `--`, `-` spelled `_`), as the Python modules do.
 
-CLI_HELP_DIR="$(dirname "${BASH_SOURCE[0]}")/help"
+CLI_HELP_DIR="${BASH_SOURCE[0]%/*}/help"  # sourced by an absolute path
 # shellcheck disable=SC2034  # read by the scripts that source this file
 CLI_WANTS_HELP=0  # set by cli_parse when -h/--help stood where a flag may
 CLI_USAGE=64  # a usage error, wherever it is not append's rejected record (1)
@@ -45,7 +45,7 @@ cli_help() {
 # distribution's METADATA next to the package (one place: pyproject's `version`).
 cli_version() {
   local root meta
-  root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)"
+  root="$(cd "${BASH_SOURCE[0]%/*}/../.." && pwd -P)"
   if [[ -f "$root/pyproject.toml" ]]; then
     sed -n 's/^version = "\(.*\)"$/\1/p' "$root/pyproject.toml" | head -n 1
     return

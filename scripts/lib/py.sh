@@ -4,7 +4,7 @@
 # (scripts/installed/launcher) sets HARNESS_PYTHON to its environment's interpreter.
 # pylib is put on PYTHONPATH when this is a checkout, so the scripts work from a plain clone.
 
-HARNESS_REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)"
+HARNESS_REPO_ROOT="$(cd "${BASH_SOURCE[0]%/*}/../.." && pwd -P)"  # sourced by an absolute path
 PY_JOBS=judgment_toolkit.judgment.jobs
 PY_REJECTED=97  # judgment_toolkit.judgment.exits.CHILD_REJECTED: "the caller got it wrong"
 

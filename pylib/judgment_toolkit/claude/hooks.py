@@ -1,19 +1,20 @@
 """The three Claude Code hooks (docs/claude-kit.md, "What each hook does").
 
-Each reads the hook's JSON from stdin, runs the installed tools the way a user does, and never
-fails: whatever happens, exit 0, and nothing that would deny, ask about or change a tool call
-(the PreToolUse output holds `additionalContext` only). Time is bounded by DEADLINE, stdin by
+Each reads the hook's JSON from stdin and never fails: whatever happens, exit 0. The recall
+reads the ledger in this process; SessionStart and capture run the installed tools the way a
+user does. Nothing here denies or asks about a tool call: the PreToolUse output holds
+`updatedInput` (the same question with the past decision added, see claude.annotate) and
+`additionalContext`, never a permission decision. Time is bounded by DEADLINE, stdin by
 STDIN_LIMIT and the context handed to Claude by CONTEXT_LIMIT.
 """
 from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import time
-import uuid
 
+from judgment_toolkit.claude import annotate
 from judgment_toolkit.claude.kit import (CAPTURE_ON, CAPTURE_SWITCH, INSTALL_HINT,
                                          project_dir, project_name, tool_path)
 
@@ -23,16 +24,17 @@ CONTEXT_LIMIT = 4000       # bytes of additionalContext at most
 PRIME_LIMIT = 5            # decisions primed at session start
 TEXT_LIMIT = 300           # characters of one recalled field
 CAPTURE_TAG = "claude-code"
-ID_NAMESPACE = uuid.UUID("6f1c3a2e-5b0d-4c47-9a51-1d3c0c9e2b7a")  # capture ids: uuid5 in it
+ID_NAMESPACE = "6f1c3a2e-5b0d-4c47-9a51-1d3c0c9e2b7a"  # capture ids: uuid5 in this UUID
 
 
 def read_payload(stream) -> dict | None:
-    """The hook's JSON object, or None for empty, oversized or malformed stdin."""
+    """The hook's JSON object, or None for empty, oversized or malformed stdin (Claude Code
+    sends UTF-8; json.loads would take UTF-16 or UTF-32 bytes too, so they are decoded first)."""
     data = stream.buffer.read(STDIN_LIMIT + 1) if hasattr(stream, "buffer") else stream.read()
     if not data or len(data) > STDIN_LIMIT:
         return None
     try:
-        payload = json.loads(data)
+        payload = json.loads(data.decode("utf-8") if isinstance(data, bytes) else data)
     except (ValueError, UnicodeDecodeError):
         return None
     return payload if isinstance(payload, dict) else None
@@ -44,6 +46,7 @@ def tool_env(payload: dict) -> dict:
 
 
 def start(argv, payload):
+    import subprocess  # only capture runs a tool: the recall pays no import for it
     return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=tool_env(payload),
                             cwd=project_dir(payload) if os.path.isdir(project_dir(payload)) else None)
@@ -51,6 +54,7 @@ def start(argv, payload):
 
 def finish(proc, deadline) -> tuple[int, str]:
     """(exit code, stdout) of a started tool, killed at the deadline (then (-1, ""))."""
+    import subprocess
     try:
         out, err = proc.communicate(timeout=max(0.0, deadline - time.monotonic()))
     except subprocess.TimeoutExpired:
@@ -62,20 +66,22 @@ def finish(proc, deadline) -> tuple[int, str]:
 
 
 def session_start(payload: dict) -> None:
-    """Prime the session with the project's recent judgments, on every source."""
-    ledger = tool_path("judgment-ledger")
-    if ledger is None:
+    """Prime the session with the project's recent judgments, on every source: what
+    `judgment-ledger prime --limit PRIME_LIMIT` prints, read in this process."""
+    from judgment_toolkit.judgment import deps
+    if deps.missing():
         print(INSTALL_HINT)
         return
-    proc = start([ledger, "prime", "--project", project_name(payload), "--limit",
-                  str(PRIME_LIMIT)], payload)
-    code, out = finish(proc, time.monotonic() + DEADLINE)
-    if code == 0:
-        sys.stdout.write(out[:CONTEXT_LIMIT])
-    elif not ledger.endswith(".sh") or code == -1:
+    from judgment_toolkit.judgment import ledger, prime
+    project = project_name(payload)
+    path = ledger.default_path(env=tool_env(payload), cwd=project_dir(payload))
+    try:
+        found = prime.recent(path, project, PRIME_LIMIT)
+    except prime.Unreadable as exc:  # a folder, a FIFO, no permission: the session starts bare
+        sys.stderr.write(f"judgment-kit: hook session-start: skipped ({exc})\n")
         return
-    else:  # only the checkout's entry point was there, and it cannot run (no dependencies)
-        print(INSTALL_HINT)
+    from judgment_toolkit import output
+    output.write(prime.markdown(project, found)[:CONTEXT_LIMIT])
 
 
 def questions(payload: dict) -> list:
@@ -97,56 +103,78 @@ def clip(text, limit=TEXT_LIMIT) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+def context_line(question: str, answer: dict) -> str:
+    """One past decision for the model: what it answers, what was chosen and why, when, its
+    mem_id, and the decision it reversed, if any."""
+    from judgment_toolkit.judgment.recall import MEM_PREFIX
+    rec = answer["record"]
+    why = rec.get("rationale") if isinstance(rec.get("rationale"), str) else ""
+    line = (f"- For \"{clip(question, 120)}\": on {rec.get('decided_at', '?')} the person chose "
+            f"\"{clip(rec.get('answer', ''))}\"{f' because {clip(why)}' if why.strip() else ''} "
+            f"(asked: \"{clip(rec.get('question', ''), 160)}\"; mem_id {MEM_PREFIX}{rec.get('id')})")
+    earlier = answer.get("earlier") or []
+    if earlier:
+        old = earlier[0]
+        line += (f"; this reversed \"{clip(old.get('answer', ''), 80)}\" of "
+                 f"{str(old.get('decided_at', '?'))[:10]} (mem_id {MEM_PREFIX}{old.get('id')})")
+    return line
+
+
 def recall_context(project: str, asked: list, found: list) -> str:
     """The short list handed to Claude: one line per past decision, once each, within
     CONTEXT_LIMIT bytes (whole lines only)."""
-    head = (f"Past judgments of project {project} from the Judgment Ledger that may answer "
-            "the question(s) being asked; if one does, tell the person what they chose last "
-            "time and why, and cite its mem_id.")
+    head = (f"Past judgments of project {project} from the Judgment Ledger that answer the "
+            "question(s) being asked (the person sees each next to the question or the option "
+            "chosen then); tell the person what they chose last time and why, and cite its mem_id.")
     lines, seen = [head], set()
-    for question, items in zip(asked, found):
-        for item in items:
-            if not isinstance(item, dict) or item.get("mem_id") in seen:
+    for question, answers in zip(asked, found):
+        for answer in answers:
+            mem_id = answer["record"].get("id")
+            if mem_id in seen:
                 continue
-            seen.add(item.get("mem_id"))
-            why = f" because {clip(item['outcome'])}" if item.get("outcome") else ""
-            line = (f"- For \"{clip(question['question'], 120)}\": on {item.get('decided_at', '?')} "
-                    f"the person chose \"{clip(item.get('decision', ''))}\"{why} "
-                    f"(asked: \"{clip(item.get('summary', ''), 160)}\"; mem_id {item.get('mem_id')})")
+            seen.add(mem_id)
+            line = context_line(question["question"], answer)
             if len("\n".join(lines + [line]).encode("utf-8")) > CONTEXT_LIMIT:
                 return "\n".join(lines) if len(lines) > 1 else ""
             lines.append(line)
     return "\n".join(lines) if len(lines) > 1 else ""
 
 
+def recalled(payload: dict, asked: list) -> list:
+    """inject.answers for each question, in this process (docs/claude-kit.md, "What each hook
+    costs"): the ledger the tools would read for the project folder."""
+    from judgment_toolkit.judgment import inject, ledger
+    path = ledger.default_path(env=tool_env(payload), cwd=project_dir(payload))
+    project = project_name(payload)
+    return [inject.answers(path, project, q["question"], [o["label"] for o in q["options"]])
+            for q in asked]
+
+
 def ask_recall(payload: dict) -> None:
-    """PreToolUse on AskUserQuestion: recall each question's past judgments, in parallel."""
-    asked = questions(payload)
-    if not asked:
+    """PreToolUse on AskUserQuestion: the past decisions that answer each question, shown to
+    the person in `updatedInput` and to Claude in `additionalContext`; no permission decision
+    (with "allow" Claude Code would take updatedInput as the answer). Nothing found, or an
+    input not of AskUserQuestion's shape: nothing printed."""
+    tool_input = payload.get("tool_input")
+    asked = annotate.shape(tool_input)
+    if asked is None:
         return
-    ledger = tool_path("judgment-ledger")
-    if ledger is None:
+    from judgment_toolkit.judgment import deps
+    if deps.missing("relevance"):  # nothing installed where the hook runs, nor can its tools
         print(INSTALL_HINT)
         return
-    project = project_name(payload)
-    deadline = time.monotonic() + DEADLINE
-    procs = []
-    for q in asked:
-        text = " ".join([q["question"]] + [o["label"] for o in q["options"]])
-        procs.append(start([ledger, "recall", "--project", project, "--question", text], payload))
-    found = []
-    for proc in procs:
-        code, out = finish(proc, deadline)
-        try:
-            items = json.loads(out) if code == 0 else []
-        except ValueError:
-            items = []
-        found.append(items if isinstance(items, list) else [])
-    context = recall_context(project, asked, found)
+    found = recalled(payload, asked)
+    if not any(found):
+        return
+    out = {"hookEventName": "PreToolUse"}
+    updated = annotate.annotate(tool_input, found)
+    if updated is not None:
+        out["updatedInput"] = updated
+    context = recall_context(project_name(payload), asked, found)
     if context:
-        print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                                                 "additionalContext": context}},
-                         ensure_ascii=False))
+        out["additionalContext"] = context
+    if len(out) > 1:
+        print(json.dumps({"hookSpecificOutput": out}))  # ASCII: whatever the locale
 
 
 def answers(payload: dict) -> dict:
@@ -157,7 +185,7 @@ def answers(payload: dict) -> dict:
         holder = payload.get(field)
         got = holder.get("answers") if isinstance(holder, dict) else None
         if isinstance(got, dict) and got:
-            return got
+            return {annotate.strip(k): v for k, v in got.items()}  # keyed by the text shown
     return {}
 
 
@@ -176,7 +204,8 @@ def chosen(answer, options: list) -> list:
 
 def capture_id(session: str, tool_use: str, question: str) -> str:
     """The same payload delivered twice appends under the same id (stored once)."""
-    return str(uuid.uuid5(ID_NAMESPACE, f"{session}\n{tool_use}\n{question}"))
+    import uuid
+    return str(uuid.uuid5(uuid.UUID(ID_NAMESPACE), f"{session}\n{tool_use}\n{question}"))
 
 
 def ask_capture(payload: dict) -> None:
@@ -185,6 +214,8 @@ def ask_capture(payload: dict) -> None:
     check holds for a direct `judgment-kit hook ask-capture`.)"""
     if os.environ.get(CAPTURE_SWITCH) != CAPTURE_ON:
         return
+    # what the person was asked: the text the rest of the session sees, without the recall's note
+    payload = dict(payload, tool_input=annotate.strip_input(payload.get("tool_input")))
     session, tool_use = payload.get("session_id"), payload.get("tool_use_id")
     given = answers(payload)
     if not (isinstance(session, str) and session and isinstance(tool_use, str) and tool_use and given):

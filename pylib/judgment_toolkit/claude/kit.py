@@ -11,7 +11,6 @@ switch that turns capture on and the one line printed when nothing is installed.
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -57,6 +56,7 @@ def tool_path(name: str) -> str | None:
     (its scripts/ entry point). None when none exists, or when only the plugin's folder is left
     and this interpreter lacks the dependencies: its entry points would choose this same one
     (this runs from that folder's scripts/judgment-kit then), so they could not run either."""
+    import shutil  # here: the recall and SessionStart never look for a tool
     found = shutil.which(name)
     if found:
         return found

@@ -130,12 +130,20 @@ def records(path, project, keep=None):
         for offset, line in candidate_lines(f, needle):
             if keep is not None and not keep(line):
                 continue
-            try:
-                rec = json.loads(line)
-            except (ValueError, RecursionError):
-                continue
-            if type(rec) is dict and rec.get("project") == project and is_record(rec):
+            rec = record_of(line, project)
+            if rec is not None:
                 yield offset, rec
+
+
+def record_of(line, project):
+    """The record a line holds when it is one of `project` (see records), else None."""
+    try:
+        rec = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    if type(rec) is dict and rec.get("project") == project and is_record(rec):
+        return rec
+    return None
 
 
 def candidate_lines(f, needle, chunk_size=CHUNK):

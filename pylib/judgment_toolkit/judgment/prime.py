@@ -26,8 +26,58 @@ class Unreadable(Exception):
 def recent(path, project, limit=DEFAULT_LIMIT):
     """The project's `limit` most recent records, newest first (decided_at, then the later
     line; a record on several lines counts once, judgment.topk). Memory is the heap of `limit`
-    records plus the reader's chunk; once the heap is full, a line whose decided_at (read from
-    its bytes) is older than all of it is not parsed."""
+    records plus the reader's chunk.
+
+    A ledger is appended in time order, so read forward every line is newer than the heap and
+    would enter it; parsing each is most of prime's cost. So the first pass parses only what it
+    prints: it ranks lines by the decided_at read from their bytes (ledger.line_time_key) and
+    parses a line only when the bytes cannot tell, then the `limit` lines left at the end. If
+    one of those is not a record of the project after all (the project's name in another
+    field, a line that is not JSON), the exact pass runs: every line that can still enter is
+    parsed, as before. The exact pass also runs when two of the kept lines are one record (a
+    ledger that git merged can repeat a line), so a repeat never takes two places."""
+    try:
+        fast = _recent_unparsed(path, project, limit)
+    except OSError as e:  # NotRegular included: a FIFO, a device or a folder is not waited on
+        raise Unreadable(f"cannot read {path}: {e.strerror or e}") from None
+    return fast if fast is not None else _recent_parsed(path, project, limit)
+
+
+def _recent_unparsed(path, project, limit):
+    """recent's first pass; None when a line it kept unparsed turns out to be no record."""
+    f = ledger.open_read(path)
+    if f is None:
+        return []
+    top = []
+    with f:
+        for offset, line in ledger.candidate_lines(f, ledger.project_needle(project)):
+            key = ledger.line_time_key(line)
+            if key is None:
+                item = ledger.record_of(line, project)
+                if item is None:
+                    continue
+                key = time_key(item["decided_at"])
+            elif len(top) == limit and (key, offset) <= top[0][0]:
+                continue
+            else:
+                item = bytes(line)
+            entry = ((key, offset), item)
+            if len(top) < limit:
+                heapq.heappush(top, entry)
+            elif entry[0] > top[0][0]:
+                heapq.heapreplace(top, entry)
+    found, ids = [], set()
+    for _, item in sorted(top, key=lambda e: e[0], reverse=True):
+        rec = ledger.record_of(item, project) if type(item) is bytes else item
+        if rec is None or rec["id"] in ids:
+            return None
+        ids.add(rec["id"])
+        found.append(rec)
+    return found
+
+
+def _recent_parsed(path, project, limit):
+    """recent's exact pass: a full heap's oldest decides which lines are parsed at all."""
     top = TopK(limit)
 
     def keep(line):  # a full heap's oldest: older lines are not parsed

@@ -27,7 +27,7 @@ def test_append_verify_and_history_refuse_the_same_repeated_key():
     raw = b'{"project":"p","project":"q","question":"q?","answer":"a","card_ref":"c"}'
     assert list(appending.fields_from_json(raw).values()) == [
         "--input: the key 'project' is given twice; give each field once"]
-    assert verify.check_line(raw, True, 1, {}) == "repeats the key 'project'"
+    assert verify.check_line(raw, True, verify._valid()) == "repeats the key 'project'"
     with pytest.raises(HistoryError) as exc:
         strictjson.parse_input(raw)
     assert "duplicate key 'project'" in str(exc.value)

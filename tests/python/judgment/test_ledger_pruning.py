@@ -124,3 +124,36 @@ def test_prime_and_list_leave_older_lines_unparsed(newest_first, parses):
 ])
 def test_line_time_key_reads_the_bytes_only_when_they_tell_it_exactly(line, key):
     assert ledger.line_time_key(line) == key
+
+
+@pytest.fixture
+def in_time_order(tmp_path):
+    """2000 records of one project appended in time order, as append writes them, with
+    another project's lines between them."""
+    recs = [rec(n, project=("demo", "other")[n % 2], question="a queue question",
+                decided_at=f"2026-01-01T{n // 3600:02d}:{n // 60 % 60:02d}:{n % 60:02d}Z")
+            for n in range(2000)]
+    path = tmp_path / "l.jsonl"
+    write_records(path, recs)
+    return path
+
+
+def test_prime_parses_only_what_it_prints_from_a_ledger_in_time_order(in_time_order, parses):
+    """Read forward, every line of a ledger in time order is newer than the heap: the first
+    pass ranks them by their bytes and parses only the ones it prints."""
+    found = prime.recent(in_time_order, "demo", 5)
+    assert [r["id"] for r in found] == ["id-1998", "id-1996", "id-1994", "id-1992", "id-1990"]
+    assert parses[0] == 5
+    assert found == brute_newest(in_time_order, "demo")[:5]
+
+
+def test_prime_falls_back_to_the_exact_pass_when_a_kept_line_is_no_record(in_time_order, parses):
+    """The newest lines name the project only in another field, or are no record at all: the
+    first pass kept them unparsed, finds out at the end, and the exact pass gives the answer."""
+    with open(in_time_order, "ab") as f:
+        f.write(b'{"id":"x1","project":"other","decided_at":"2027-01-01T00:00:00Z",'
+                b'"question":"q","answer":"demo"}\n')
+        f.write(b'{"id":"x2","project":"demo","decided_at":"2027-01-02T00:00:00Z","question":7,'
+                b'"answer":"a"}\n')
+    found = prime.recent(in_time_order, "demo", 5)
+    assert found == brute_newest(in_time_order, "demo")[:5] and found[0]["id"] == "id-1998"

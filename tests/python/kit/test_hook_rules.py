@@ -42,20 +42,23 @@ def test_tools_are_found_on_path_then_local_bin_then_the_plugin_folder(shop, tmp
         logging_copy(folder, "judgment-kit", label, log, ROOT / "scripts" / "judgment-kit")
         logging_copy(folder, "judgment-ledger", label, log, LEDGER)
 
-    def session_start(path):
+    def capture(path):
         if log.exists():
             log.unlink()
         env = {"PATH": path, "HOME": str(home), "CLAUDE_PLUGIN_ROOT": str(PLUGIN_DIR),
-               "CLAUDE_PROJECT_DIR": str(project)}
+               "CLAUDE_PROJECT_DIR": str(project), "JUDGMENT_CAPTURE": "1"}
+        payload = ask_payload("PostToolUse", project, tool_use_id=f"toolu_{len(ledger_lines(project))}",
+                              tool_response={"answers": {QUESTION: "Postgres"}})
+        before = len(ledger_lines(project))
         r = subprocess.run(["env", "-i", *[f"{k}={v}" for k, v in env.items()], "sh", "-c",
-                            command("SessionStart")], input='{"source": "startup"}',
+                            command("PostToolUse")], input=json.dumps(payload),
                            capture_output=True, text=True, cwd=project, timeout=60)
-        assert r.returncode == 0 and r.stdout.startswith("## Recent judgments: shop\n"), r.stderr
+        assert (r.returncode, r.stdout) == (0, "") and len(ledger_lines(project)) == before + 1, r.stderr
         return log.read_text().split("\n")[:-1] if log.exists() else []
-    assert session_start(f"{on_path}:/usr/bin:/bin") == ["path judgment-kit", "path judgment-ledger"]
-    assert session_start("/usr/bin:/bin") == ["local judgment-kit", "local judgment-ledger"]
+    assert capture(f"{on_path}:/usr/bin:/bin") == ["path judgment-kit", "path judgment-ledger"]
+    assert capture("/usr/bin:/bin") == ["local judgment-kit", "local judgment-ledger"]
     shutil.rmtree(local)
-    assert session_start("/usr/bin:/bin") == []  # the plugin's own scripts/ (this checkout)
+    assert capture("/usr/bin:/bin") == []  # the plugin's own scripts/ (this checkout)
 
 
 def bare_python_without_dependencies():
@@ -109,9 +112,10 @@ def test_recall_context_is_a_dated_list_within_its_byte_bound(shop):
         assert "chose \"postgres\" because one less service" in line and "mem_id judgment-ledger:" in line
 
 
-def test_a_hung_tool_is_killed_at_the_deadline_and_the_question_goes_ahead(shop, tmp_path):
-    """The hook's time is bounded (judgment_toolkit.claude.hooks.DEADLINE, under the hooks.json timeout): a
-    judgment-ledger that never answers is killed, and the hook ends silent, exit 0."""
+def test_a_hung_tool_is_killed_at_the_deadline_and_the_answer_goes_ahead(shop, tmp_path):
+    """The capture hook's time is bounded (judgment_toolkit.claude.hooks.DEADLINE, under the
+    hooks.json timeout): a judgment-ledger that never answers is killed, and the hook ends
+    silent, exit 0."""
     project, home = shop
     hung = tmp_path / "hung"
     hung.mkdir()
@@ -119,9 +123,10 @@ def test_a_hung_tool_is_killed_at_the_deadline_and_the_question_goes_ahead(shop,
     (hung / "judgment-ledger").write_text(f'#!/bin/sh\necho $$ > "{pid_file}"\nexec sleep 300\n')
     (hung / "judgment-ledger").chmod(0o755)
     env = {"PATH": f"{hung}:/usr/bin:/bin", "HOME": str(home), "CLAUDE_PLUGIN_ROOT": str(PLUGIN_DIR),
-           "CLAUDE_PROJECT_DIR": str(project)}
+           "CLAUDE_PROJECT_DIR": str(project), "JUDGMENT_CAPTURE": "1"}
+    payload = ask_payload("PostToolUse", project, tool_response={"answers": {QUESTION: "Postgres"}})
     r = subprocess.run(["env", "-i", *[f"{k}={v}" for k, v in env.items()], "sh", "-c",
-                        command("PreToolUse")], input=json.dumps(ask_payload("PreToolUse", project)),
+                        command("PostToolUse")], input=json.dumps(payload),
                        capture_output=True, text=True, cwd=project, timeout=60)
     assert (r.returncode, r.stdout) == (0, "")
     pid = int(pid_file.read_text())

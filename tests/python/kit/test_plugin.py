@@ -128,7 +128,8 @@ def test_checkout_hooks_prime_recall_and_stay_silent(shop):
     r = run_hook("PreToolUse", ask_payload("PreToolUse", project), home, project)
     assert r.returncode == 0
     out = json.loads(r.stdout)["hookSpecificOutput"]
-    assert set(out) == {"hookEventName", "additionalContext"}  # never a decision, never updatedInput
+    assert set(out) == {"hookEventName", "updatedInput", "additionalContext"}  # never a decision
+    assert "Chosen on 20" in out["updatedInput"]["questions"][0]["options"][1]["description"]
     assert "chose \"postgres\" because one less service" in out["additionalContext"]
     assert "mem_id judgment-ledger:" in out["additionalContext"]
     for bad in ("", "not json", "[1,2]", '{"tool_input": 5}'):

@@ -1,0 +1,151 @@
+"""The past decision where the person reads it (docs/claude-kit.md, "What the person sees").
+
+AskUserQuestion's input, as Claude Code 2.1.332 checks it: 1-4 questions, each with a
+`question` and a `header` (strings), 2-4 `options` (a `label`, a `description`, an optional
+`preview`) and `multiSelect` (a boolean, false when absent); question texts unique, labels
+unique within their question; `answers`, `annotations` and `metadata` may ride along. `shape`
+accepts only an input of that shape, and `annotate` changes nothing but descriptions and
+question texts, by appending a note that starts with MARK. So what it returns is valid
+whenever what it was given is, and equal to it (as JSON) once `strip` has been applied to every
+text: the capture hook stores what the person was asked with `strip`.
+
+A note is appended as SEP + MARK + words (SEP only after a non-empty text), and no text that
+already holds MARK is ever annotated (such an input is left as it is), so `strip` cutting at
+the first MARK, and the one SEP before it, gives back the text exactly.
+"""
+from __future__ import annotations
+
+import json
+
+MARK = "\u2063\u21ba "   # INVISIBLE SEPARATOR + "↺ ": unlikely in a model's text, readable after
+SEP = {"question": "\n", "description": " "}  # a question's note is a line of its own
+NOTE_LIMIT = 160          # characters of one note (a rationale is clipped to fit)
+WHY_LIMIT = 90            # characters of the rationale inside a note
+MAX_QUESTIONS, OPTIONS = 4, (2, 4)
+TEXT_MAX = 10_000         # characters of a question, header, label or description: longer is
+#                           no question a person reads, and the recall's time grows with it
+
+
+def shape(tool_input) -> list | None:
+    """The questions of a well-formed AskUserQuestion input (see the module docstring), or None
+    for anything else (no questions, five, an option short, a label twice, MARK in a text, a
+    text over TEXT_MAX...)."""
+    if not isinstance(tool_input, dict):
+        return None
+    items = tool_input.get("questions")
+    if not isinstance(items, list) or not 1 <= len(items) <= MAX_QUESTIONS:
+        return None
+    for q in items:
+        if not (isinstance(q, dict) and _text(q.get("question")) and q["question"].strip()
+                and _text(q.get("header")) and isinstance(q.get("multiSelect", False), bool)):
+            return None
+        options = q.get("options")
+        if not isinstance(options, list) or not OPTIONS[0] <= len(options) <= OPTIONS[1]:
+            return None
+        for o in options:
+            if not (isinstance(o, dict) and _text(o.get("label")) and _text(o.get("description", ""))):
+                return None
+        if len({o["label"] for o in options}) != len(options):
+            return None
+    if len({q["question"] for q in items}) != len(items) or MARK in _texts(items):
+        return None
+    return items
+
+
+def _text(value) -> bool:
+    return isinstance(value, str) and len(value) <= TEXT_MAX
+
+
+def _texts(items) -> str:
+    return "\n".join([q["question"] for q in items]
+                     + [o.get("description", "") for q in items for o in q["options"]])
+
+
+def clip(text, limit) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
+
+def day(rec) -> str:
+    return str(rec.get("decided_at", ""))[:10]
+
+
+def chosen_labels(answer: str, labels: list) -> list:
+    """The labels a past answer names: the answer itself, else its comma-separated parts (a
+    multi-select answer), compared without case and outer spaces."""
+    folded = {l.strip().casefold(): l for l in labels}
+    whole = folded.get(answer.strip().casefold())
+    if whole is not None:
+        return [whole]
+    parts = [folded.get(p.strip().casefold()) for p in answer.split(",") if p.strip()]
+    return parts if parts and all(parts) else []
+
+
+def note(answer: dict, on_option: bool) -> str:
+    rec = answer["record"]
+    why = rec.get("rationale") if isinstance(rec.get("rationale"), str) else ""
+    earlier = answer.get("earlier") or []  # what this decision reversed, until its own date
+    was = f" (was {clip(earlier[0]['answer'], 40)} until {day(rec)})" if earlier else ""
+    if on_option:
+        text = f"Chosen on {day(rec)}{': ' + clip(why, WHY_LIMIT) if why.strip() else ''}{was}"
+    else:
+        text = (f"Last time ({day(rec)}) the answer was \"{clip(rec['answer'], 60)}\""
+                f"{': ' + clip(why, WHY_LIMIT) if why.strip() else ''}{was}")
+    return MARK + clip(text, NOTE_LIMIT)
+
+
+def append(text: str, field: str, words: str) -> str:
+    return text + (SEP[field] if text else "") + words
+
+
+def strip(text):
+    """The text without the note `annotate` appended (unchanged when it holds none)."""
+    if not isinstance(text, str):
+        return text
+    cut = text.find(MARK)
+    if cut < 0:
+        return text
+    head = text[:cut]
+    for sep in SEP.values():
+        if head.endswith(sep):
+            return head[:-len(sep)]
+    return head
+
+
+def annotate(tool_input: dict, found: list) -> dict | None:
+    """A copy of `tool_input` with each question's past decision added (found[i]: the answers
+    for question i, best first; only the first is shown), or None when nothing is added."""
+    items = shape(tool_input)
+    if items is None or not any(found):
+        return None
+    updated = json.loads(json.dumps(tool_input))  # a deep copy of JSON data
+    for q, answers in zip(updated["questions"], found):
+        if not answers:
+            continue
+        best = answers[0]
+        hits = chosen_labels(best["record"]["answer"], [o["label"] for o in q["options"]])
+        if hits:
+            for o in q["options"]:
+                if o["label"] in hits:
+                    o["description"] = append(o.get("description", ""), "description", note(best, True))
+        else:
+            q["question"] = append(q["question"], "question", note(best, False))
+    return updated
+
+
+def strip_input(tool_input):
+    """What the person was asked, from the input the rest of the session sees: every question
+    text and description stripped, and the `answers` / `annotations` keys (question texts) too."""
+    if not isinstance(tool_input, dict):
+        return tool_input
+    clean = json.loads(json.dumps(tool_input))
+    for q in clean.get("questions") or []:
+        if isinstance(q, dict):
+            q["question"] = strip(q.get("question"))
+            for o in q.get("options") or []:
+                if isinstance(o, dict) and "description" in o:
+                    o["description"] = strip(o["description"])
+    for field in ("answers", "annotations"):
+        if isinstance(clean.get(field), dict):
+            clean[field] = {strip(k): v for k, v in clean[field].items()}
+    return clean

@@ -1,0 +1,193 @@
+"""The recall hook under the real Claude Code (docs/claude-kit.md, "What the person sees" and
+"What Claude Code does with it"): the pinned client from scripts/setup.sh, its model a scripted
+Messages API on 127.0.0.1 that asks one AskUserQuestion, the plugin installed as a user
+installs it (`claude plugin marketplace add` + `claude plugin install`, in a HOME of the
+test's own), the session driven as an SDK host drives it (stream-json, permission prompts on
+stdio). The `can_use_tool` control request carries the input the person is shown."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from plugin.test_plugin_install import clone_of_the_working_tree
+
+sys.path.insert(0, str(Path(__file__).parent))
+from drive import client_env, session  # noqa: E402
+from scripted_api import ScriptedAPI  # noqa: E402
+
+from judgment_toolkit.claude import annotate  # noqa: E402
+
+CLAUDE = ROOT / "tests" / "node" / "node_modules" / ".bin" / "claude"
+VENV_BIN = Path(sys.executable).parent  # the toolkit installed: judgment-kit, judgment-ledger
+QUEUE = {"question": "Should the job queue use Redis or Postgres?", "header": "Queue",
+         "multiSelect": False, "options": [{"label": "Redis", "description": "fast, one more service"},
+                                           {"label": "Postgres", "description": "the database we run"}]}
+SETTINGS = {"question": "Should the new settings page be a modal or a separate route?",
+            "header": "Settings", "multiSelect": False,
+            "options": [{"label": "Modal", "description": "stays on the page"},
+                        {"label": "Route", "description": "a URL of its own"}]}
+
+if not CLAUDE.exists():
+    if os.environ.get("CI") == "true":
+        raise RuntimeError(f"{CLAUDE} is missing: scripts/setup.sh installs the pinned Claude Code")
+    pytest.skip("the pinned Claude Code is not installed (bash scripts/setup.sh)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory):
+    """A HOME with the plugin installed from a marketplace that is a copy of this checkout's
+    files (tracked, and new ones not ignored)."""
+    base = tmp_path_factory.mktemp("claude-home")
+    market, home = base / "market", base / "home"
+    home.mkdir()
+    clone_of_the_working_tree(market)  # a clone of this checkout as it is now, links kept
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "DISABLE_TELEMETRY": "1",
+           "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1"}
+    for argv in (["plugin", "marketplace", "add", str(market)],
+                 ["plugin", "install", "judgment-toolkit@judgment-toolkit"]):
+        r = subprocess.run([str(CLAUDE), *argv], env=env, capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, (argv, r.stdout, r.stderr)
+    installed = json.loads((home / ".claude" / "plugins" / "installed_plugins.json").read_text())
+    assert "judgment-toolkit@judgment-toolkit" in json.dumps(installed)
+    return home
+
+
+@pytest.fixture
+def project(tmp_path):
+    shop = tmp_path / "shop"
+    shop.mkdir()
+    subprocess.run(["git", "init", "-q", str(shop)], check=True)
+    return shop
+
+
+def decide(project, question, answer, rationale):
+    subprocess.run([str(VENV_BIN / "judgment-ledger"), "append", "--project", project.name,
+                    "--question", question, "--answer", answer, "--card-ref", "c.json",
+                    "--rationale", rationale], cwd=project, check=True, capture_output=True)
+
+
+def ask(home, project, question, path=None, answer=None, **env):
+    """One session whose model asks `question`; the person (this test) answers `answer`, or
+    denies. Returns the session's record (drive.session)."""
+    def reply(request):
+        if answer is None:
+            return {"behavior": "deny", "message": "not now"}
+        shown = request["input"]["questions"][0]["question"]
+        return {"behavior": "allow", "updatedInput": dict(request["input"], answers={shown: answer})}
+    with ScriptedAPI({"questions": [question]}) as api:
+        run = session(str(CLAUDE), client_env(home, api.url, path or f"{VENV_BIN}:/usr/bin:/bin", **env),
+                      project, reply)
+    run["api"] = api.requests
+    result = [m for m in run["messages"] if m.get("type") == "result"]
+    assert run["code"] == 0 and result and not result[-1].get("is_error"), run["stderr"][-2000:]
+    assert len(run["asked"]) == 1, [m.get("type") for m in run["messages"]]
+    return run
+
+
+def test_a_past_decision_is_on_the_option_chosen_then(home, project):
+    decide(project, "Use Redis or Postgres for the job queue?", "Postgres", "one less service to run")
+    run = ask(home, project, QUEUE)
+    shown = run["asked"][0]["input"]
+    postgres = shown["questions"][0]["options"][1]
+    assert postgres["label"] == "Postgres" and "Chosen on 20" in postgres["description"]
+    assert postgres["description"].startswith("the database we run ")
+    assert "one less service to run" in postgres["description"]
+    assert annotate.strip_input(shown) == {"questions": [QUEUE]}  # equal as JSON, nothing else moved
+
+
+def test_an_unrelated_question_reaches_the_person_as_asked(home, project):
+    decide(project, "Use Redis or Postgres for the job queue?", "Postgres", "one less service to run")
+    run = ask(home, project, SETTINGS)
+    assert run["asked"][0]["input"] == {"questions": [SETTINGS]}
+
+
+def test_capture_stores_what_the_person_was_asked_without_the_note(home, project):
+    decide(project, "Use Redis or Postgres for the job queue?", "Postgres", "one less service to run")
+    run = ask(home, project, QUEUE, answer="Postgres", JUDGMENT_CAPTURE="1")
+    assert "Chosen on" in run["asked"][0]["input"]["questions"][0]["options"][1]["description"]
+    lines = (project / ".claude" / "state" / "judgment-ledger.jsonl").read_text().splitlines()
+    captured = json.loads(lines[-1])
+    assert len(lines) == 2 and captured["question"] == QUEUE["question"]
+    assert (captured["answer"], captured["rationale"]) == ("Postgres", "the database we run")
+
+
+@pytest.mark.parametrize("fault", ["no tools installed", "corrupt ledger", "ledger is a directory"])
+def test_the_session_never_breaks(home, project, fault):
+    ledger = project / ".claude" / "state" / "judgment-ledger.jsonl"
+    path = None
+    if fault == "no tools installed":
+        decide(project, "Use Redis or Postgres for the job queue?", "Postgres", "one less service")
+        path = "/usr/bin:/bin"
+    elif fault == "corrupt ledger":
+        ledger.parent.mkdir(parents=True)
+        ledger.write_bytes(b'{"id": "x", "project": "shop", "question": "Redis or Postgres?\n\xff\xfe{{{\n')
+    else:
+        ledger.mkdir(parents=True)
+    run = ask(home, project, QUEUE, path=path)  # asked, answered, ended: asserted in ask()
+    shown = run["asked"][0]["input"]
+    if fault == "no tools installed":  # the plugin's own scripts/ on a bare python3: the
+        assert annotate.strip_input(shown) == {"questions": [QUEUE]}  # question, maybe annotated
+    else:
+        assert shown == {"questions": [QUEUE]}
+
+
+# -- what Claude Code does with a PreToolUse answer (docs/claude-kit.md, "What Claude Code does
+# with it"): measured with a hook of the test's own that prints a fixed answer ---------------
+
+def fixed_hook_session(tmp_path, answer):
+    """A session whose only hooks are a PreToolUse that prints `answer` and a PostToolUse that
+    keeps its payload; returns (session record, PostToolUse payload or None)."""
+    home, project = tmp_path / "fixed-home", tmp_path / "p"
+    (home / ".claude").mkdir(parents=True)
+    project.mkdir()
+    (tmp_path / "answer.json").write_text(json.dumps({"hookSpecificOutput": dict(
+        hookEventName="PreToolUse", **answer)}))
+    post = tmp_path / "post.json"
+    (home / ".claude" / "settings.json").write_text(json.dumps({"hooks": {
+        "PreToolUse": [{"matcher": "AskUserQuestion", "hooks": [
+            {"type": "command", "command": f"cat >/dev/null; cat '{tmp_path / 'answer.json'}'"}]}],
+        "PostToolUse": [{"matcher": "AskUserQuestion", "hooks": [
+            {"type": "command", "command": f"cat > '{post}'"}]}]}}))
+
+    def reply(request):
+        return {"behavior": "allow", "updatedInput": dict(request["input"], answers={
+            request["input"]["questions"][0]["question"]: "Postgres"})}
+    with ScriptedAPI({"questions": [QUEUE]}) as api:
+        run = session(str(CLAUDE), client_env(home, api.url, "/usr/bin:/bin"), project, reply)
+    results = [b for m in run["messages"] if m.get("type") == "user"
+               for b in m["message"]["content"] if isinstance(b, dict) and b.get("type") == "tool_result"]
+    run["tool_result"] = results[0]["content"] if results else None
+    return run, json.loads(post.read_text()) if post.exists() else None
+
+
+def shown_with_a_note():
+    doc = json.loads(json.dumps({"questions": [QUEUE]}))
+    doc["questions"][0]["options"][1]["description"] += " (chosen before)"
+    return doc
+
+
+@pytest.mark.parametrize("decision", [None, "ask"])
+def test_without_allow_the_person_is_asked_the_updated_question(tmp_path, decision):
+    answer = {"updatedInput": shown_with_a_note()}
+    if decision:
+        answer["permissionDecision"] = decision
+    run, post = fixed_hook_session(tmp_path, answer)
+    assert [a["input"] for a in run["asked"]] == [shown_with_a_note()]  # equal as JSON
+    assert "=\"Postgres\"" in run["tool_result"]
+    assert post["tool_input"]["questions"] == shown_with_a_note()["questions"]  # what capture reads
+
+
+def test_allow_takes_updated_input_as_the_answer_and_never_asks(tmp_path):
+    run, _ = fixed_hook_session(tmp_path, {"permissionDecision": "allow", "updatedInput": shown_with_a_note()})
+    assert run["asked"] == [] and "did not answer" in run["tool_result"]
+
+
+def test_an_updated_input_that_fails_the_schema_is_refused(tmp_path):
+    invalid = json.loads(json.dumps({"questions": [QUEUE]}))
+    invalid["questions"][0]["options"] = invalid["questions"][0]["options"][:1]
+    run, _ = fixed_hook_session(tmp_path, {"updatedInput": invalid})
+    assert run["asked"] == [] and "failed schema validation" in run["tool_result"]

@@ -1,0 +1,182 @@
+"""The recall's rewrite of AskUserQuestion's input (docs/claude-kit.md, "What the person sees"):
+valid by construction for every question shape, equal as JSON to what Claude asked once the
+notes are stripped, and stripped exactly.
+
+ASK_SCHEMA is AskUserQuestion's input schema as Claude Code 2.1.332 checks it (its zod schema
+in the client, and sdk-tools.d.ts of @anthropic-ai/claude-code 2.1.332): 1-4 questions; each a
+question and a header (strings), 2-4 options (label, description, optional preview) and
+multiSelect (a boolean, false when absent); answers, annotations and metadata may come along.
+The schema has no length limits. Its refinement (question texts unique, labels unique within a
+question) is `unique` below. Claude Code refuses an updatedInput that fails it, and then the
+person is never asked."""
+import json
+import random
+
+import jsonschema
+import pytest
+
+from judgment_toolkit.claude import annotate
+
+OPTION = {"type": "object", "required": ["label", "description"],
+          "properties": {"label": {"type": "string"}, "description": {"type": "string"},
+                         "preview": {"type": "string"}}}
+QUESTION = {"type": "object", "required": ["question", "header", "options"],
+            "properties": {"question": {"type": "string"}, "header": {"type": "string"},
+                           "options": {"type": "array", "minItems": 2, "maxItems": 4, "items": OPTION},
+                           "multiSelect": {"type": "boolean"}}}
+ASK_SCHEMA = {"type": "object", "required": ["questions"],
+              "properties": {"questions": {"type": "array", "minItems": 1, "maxItems": 4, "items": QUESTION},
+                             "answers": {"type": "object", "additionalProperties": {"type": "string"}},
+                             "annotations": {"type": "object"}, "metadata": {"type": "object"}}}
+TEXTS = ["Redis", "Postgres", "데이터베이스는 무엇으로 할까요?", "🙂 emoji", "e\u0301 combining",
+         "עברית", "a,b", " spaced ", "x" * 3000, "", "line\nbreak", "\"quoted\" \\ back"]
+
+
+def unique(doc):
+    texts = [q["question"] for q in doc["questions"]]
+    return len(set(texts)) == len(texts) and all(
+        len({o["label"] for o in q["options"]}) == len(q["options"]) for q in doc["questions"])
+
+
+def valid(doc):
+    jsonschema.validate(doc, ASK_SCHEMA)
+    assert unique(doc)
+
+
+def text(rng, short=False):
+    base = rng.choice(TEXTS)
+    return base[:12] if short else base + rng.choice(["", " ", "?", str(rng.randint(0, 99))])
+
+
+def generated(rng):
+    """A valid AskUserQuestion input of a random shape."""
+    questions = []
+    for n in range(rng.randint(1, 4)):
+        labels = list(dict.fromkeys(f"{text(rng, True)}{i}" for i in range(rng.randint(2, 4))))
+        q = {"question": f"{text(rng)} #{n}?", "header": text(rng, True),
+             "options": [{"label": label, "description": text(rng)} for label in labels]}
+        if rng.random() < 0.7:
+            q["multiSelect"] = rng.random() < 0.5
+        if rng.random() < 0.2:
+            q["options"][0]["preview"] = "```\ncode\n```"
+        questions.append(q)
+    doc = {"questions": questions}
+    if rng.random() < 0.2:
+        doc["metadata"] = {"source": "remember"}
+    return doc
+
+
+def past(rng, q, n):
+    """A recalled answer for question q: its option's label (any case), several labels, or an
+    answer no option matches; with a long rationale or none, reversed or not."""
+    labels = [o["label"] for o in q["options"]]
+    answer = rng.choice([rng.choice(labels).upper(), ", ".join(labels[:2]), "something else",
+                         rng.choice(labels)])
+    rec = {"id": f"id-{n}", "project": "p", "decided_at": "2026-07-03T10:00:00Z",
+           "question": text(rng), "answer": answer,
+           "rationale": rng.choice(["", "one less service to run", "y" * 2000, "줄 바꿈\n있음"])}
+    earlier = [dict(rec, id=f"old-{n}", answer="Redis", decided_at="2026-01-02T00:00:00Z")] \
+        if rng.random() < 0.3 else []
+    return {"record": rec, "earlier": earlier}
+
+
+def test_generated_inputs_stay_valid_and_strip_back_to_what_was_asked():
+    rng = random.Random(27)
+    for n in range(600):
+        asked = generated(rng)
+        valid(asked)
+        found = [[past(rng, q, n)] if rng.random() < 0.7 else [] for q in asked["questions"]]
+        updated = annotate.annotate(asked, found)
+        if not any(found):
+            assert updated is None
+            continue
+        valid(updated)
+        assert json.loads(json.dumps(updated)) == updated
+        assert annotate.strip_input(updated) == asked  # equal as JSON: nothing else moved
+        for q, was, answers in zip(updated["questions"], asked["questions"], found):
+            assert (q["header"], q.get("multiSelect"), [o["label"] for o in q["options"]]) == \
+                (was["header"], was.get("multiSelect"), [o["label"] for o in was["options"]])
+            notes = [t for t in [q["question"]] + [o["description"] for o in q["options"]]
+                     if annotate.MARK in t]
+            hits = annotate.chosen_labels(answers[0]["record"]["answer"],
+                                          [o["label"] for o in q["options"]]) if answers else []
+            assert len(notes) == (len(hits) or 1 if answers else 0)
+            assert (annotate.MARK in q["question"]) == bool(answers and not hits)
+            for t in notes:
+                assert len(t[t.index(annotate.MARK):]) <= len(annotate.MARK) + annotate.NOTE_LIMIT
+
+
+def test_the_note_goes_on_the_option_chosen_then_else_under_the_question():
+    asked = {"questions": [{"question": "Redis or Postgres for the queue?", "header": "Queue",
+                            "multiSelect": False,
+                            "options": [{"label": "Redis", "description": "fast"},
+                                        {"label": "Postgres", "description": "no new service"}]}]}
+    rec = {"id": "a", "decided_at": "2026-07-03T10:00:00Z", "answer": "postgres",
+           "rationale": "one less service to run", "question": "q"}
+    old = dict(rec, id="b", answer="Redis", decided_at="2026-01-02T00:00:00Z")
+    updated = annotate.annotate(asked, [[{"record": rec, "earlier": [old]}]])
+    assert updated["questions"][0]["options"][1]["description"] == (
+        "no new service " + annotate.MARK + "Chosen on 2026-07-03: one less service to run"
+        " (was Redis until 2026-07-03)")
+    assert updated["questions"][0]["options"][0] == asked["questions"][0]["options"][0]
+    updated = annotate.annotate(asked, [[{"record": dict(rec, answer="SQS"), "earlier": []}]])
+    assert updated["questions"][0]["question"] == (
+        "Redis or Postgres for the queue?\n" + annotate.MARK
+        + "Last time (2026-07-03) the answer was \"SQS\": one less service to run")
+
+
+@pytest.mark.parametrize("original", ["", " ", "x", "x ", "x\n", "\n", "a \u21ba b", "한국어 설명"])
+@pytest.mark.parametrize("field", ["question", "description"])
+def test_strip_gives_back_the_text_exactly(original, field):
+    words = annotate.MARK + "Chosen on 2026-07-03"
+    assert annotate.strip(annotate.append(original, field, words)) == original
+    assert annotate.strip(original) == original
+
+
+@pytest.mark.parametrize("bad", [
+    None, [], {}, {"questions": []}, {"questions": "x"},
+    {"questions": [{"question": f"q{i}?", "header": "h", "options": [{"label": "a", "description": ""},
+                                                                     {"label": "b", "description": ""}]}
+                   for i in range(5)]},
+    {"questions": [{"question": "q?", "header": "h", "options": [{"label": "a", "description": ""}]}]},
+    {"questions": [{"question": "q?", "header": "h", "options": [{"label": "a", "description": ""},
+                                                                 {"label": "a", "description": ""}]}]},
+    {"questions": [{"question": "q?", "header": "h", "multiSelect": "yes",
+                    "options": [{"label": "a", "description": ""}, {"label": "b", "description": ""}]}]},
+    {"questions": [{"question": "q?", "header": "h",
+                    "options": [{"label": "a", "description": "x" * (annotate.TEXT_MAX + 1)},
+                                {"label": "b", "description": ""}]}]},
+    {"questions": [{"question": "q?" + annotate.MARK, "header": "h",
+                    "options": [{"label": "a", "description": ""}, {"label": "b", "description": ""}]}]},
+])
+def test_an_input_not_of_the_tools_shape_is_never_rewritten(bad):
+    assert annotate.shape(bad) is None
+    rec = {"id": "a", "decided_at": "2026-07-03T10:00:00Z", "answer": "a", "question": "q"}
+    assert annotate.annotate(bad, [[{"record": rec, "earlier": []}]] * 5) is None
+
+
+def test_capture_strips_the_answers_keys_too():
+    asked = {"questions": [{"question": "Which?", "header": "h", "multiSelect": False,
+                            "options": [{"label": "a", "description": "d"}, {"label": "b", "description": ""}]}]}
+    rec = {"id": "a", "decided_at": "2026-07-03T10:00:00Z", "answer": "zzz", "question": "q"}
+    shown = annotate.annotate(asked, [[{"record": rec, "earlier": []}]])
+    seen = dict(shown, answers={shown["questions"][0]["question"]: "a"})
+    assert annotate.strip_input(seen) == dict(asked, answers={"Which?": "a"})
+
+
+def test_claude_gets_one_line_per_past_decision_with_its_mem_id_and_what_it_reversed():
+    from judgment_toolkit.claude.hooks import CONTEXT_LIMIT, recall_context
+    rec = {"id": "new", "decided_at": "2026-07-03T10:00:00Z", "answer": "Postgres",
+           "rationale": "one less service to run", "question": "Use Redis or Postgres for the queue?"}
+    old = dict(rec, id="old", answer="Redis", decided_at="2026-01-02T00:00:00Z")
+    asked = [{"question": "Which queue?"}, {"question": "Which cache?"}]
+    found = [[{"record": rec, "earlier": [old]}], [{"record": rec, "earlier": []}]]
+    lines = recall_context("shop", asked, found).split("\n")
+    assert len(lines) == 2  # the head, then one line: the same decision is named once
+    assert lines[1] == ('- For "Which queue?": on 2026-07-03T10:00:00Z the person chose "Postgres" '
+                        'because one less service to run (asked: "Use Redis or Postgres for the queue?"; '
+                        'mem_id judgment-ledger:new); this reversed "Redis" of 2026-01-02 '
+                        '(mem_id judgment-ledger:old)')
+    many = [[{"record": dict(rec, id=f"r{i}", rationale="x" * 400), "earlier": []} for i in range(40)]]
+    assert len(recall_context("shop", asked[:1], many).encode()) <= CONTEXT_LIMIT
+    assert recall_context("shop", asked, [[], []]) == ""
