@@ -6,6 +6,7 @@ Fail-open like append: no ledger or no decision prints nothing; a ledger that ca
 a session always starts. The ledger is opened without blocking and must be a regular file: a
 FIFO in its place is not waited on.
 """
+import heapq
 import re
 
 from . import ledger
