@@ -8,7 +8,8 @@
 #                                      or e2e, and the bats files of QUICK_BATS
 #   bash scripts/test.sh --durations   every test, then where the time went: the slowest
 #                                      tests, the costs per file and per kind (process starts,
-#                                      sleeps, timeouts, fixture set-up), the bats timings
+#                                      sleeps, timeouts, fixture set-up), the bats timings; and
+#                                      rewrites tests/python/slow_tests.txt from this run
 # Any other argument goes to pytest (e.g. -k NAME, -x); TEST_JOBS=N sets the number of workers.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
@@ -42,7 +43,7 @@ else
   bats_cmd+=(-r tests/bats)
 fi
 if [[ "$durations" -eq 1 ]]; then
-  pytest_cmd+=(--durations=25 --costs)
+  pytest_cmd+=(--durations=25 --costs --costs-slow-list tests/python/slow_tests.txt)
   bats_cmd+=(--timing)
 fi
 

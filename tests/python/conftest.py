@@ -14,7 +14,8 @@ How the tests run (docs/internals.md, "Tests: how they run"):
   them rather than building another wheel or venv; treat them as read-only.
 - Markers: `slow` (a build, a venv, pipx, a browser, seconds of real waiting) and `e2e` (a real
   client: Claude Code, the MCP Inspector, a model) are left out of `scripts/test.sh --quick`.
-  A test that asks for a shared build is marked slow here on its own. Slow and e2e tests are
+  A test that asks for a shared build is marked slow here on its own, and so is each test named
+  in slow_tests.txt, the list a full run with `--costs --costs-slow-list` writes. Slow and e2e tests are
   handed out first, so the longest ones do not finish last on one worker.
 - `--costs` (costs.py; `scripts/test.sh --durations`) counts each test's process starts,
   sleeps and timeouts, and prints the costliest files.
@@ -124,8 +125,9 @@ SLOW_FIXTURES = {"source", "wheel", "installed", "mcp_venv", "fresh_source"}
 def pytest_collection_modifyitems(config, items):
     """Marks the tests of shared builds slow; hands out slow and e2e tests first (a stable sort,
     the same on every xdist worker, so the workers agree on the order)."""
+    listed = _costs.read_slow_list(Path(__file__).with_name("slow_tests.txt"))
     for item in items:
-        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())) or item.nodeid in listed:
             item.add_marker(pytest.mark.slow)
     items.sort(key=lambda item: not (item.get_closest_marker("slow")
                                      or item.get_closest_marker("e2e")))
@@ -155,6 +157,7 @@ def pytest_sessionstart(session):
 
 def pytest_terminal_summary(terminalreporter, config):
     _costs.summary(config, terminalreporter)
+    _costs.write_slow_list(config)
 
 
 # -- builds shared by the whole run: source, wheel, installed, mcp_venv (tests/python/builds.py)

@@ -24,8 +24,10 @@ def _new_tally():
 
 
 def _kind(args) -> str:
-    argv = args.split() if isinstance(args, (str, bytes)) else [os.fspath(a) for a in args]
-    argv = [a.decode() if isinstance(a, bytes) else str(a) for a in argv] or ["?"]
+    argv = [args] if isinstance(args, (str, bytes, os.PathLike)) else list(args)
+    argv = [os.fsdecode(a) for a in argv] or ["?"]  # bytes that are not UTF-8 too
+    if len(argv) == 1:
+        argv = argv[0].split() or ["?"]  # a shell command line
     name = Path(argv[0]).name
     if name == "env":  # `env -i PATH=... prog`: the program is what env runs
         rest = [a for a in argv[1:] if not a.startswith("-") and "=" not in a]
@@ -103,13 +105,25 @@ def addoption(parser):
     parser.addoption("--costs", action="store_true",
                      help="count process starts, sleeps and timeouts per test and file "
                           "(tests/python/costs.py); summary at the end")
+    parser.addoption("--costs-slow-list", metavar="PATH",
+                     help="with --costs: write the list of slow tests (what --quick leaves out) "
+                          "to PATH, from this run's durations (tests/python/slow_tests.txt)")
+    parser.addoption("--costs-slow-over", metavar="SECONDS", type=float, default=SLOW_OVER,
+                     help=f"a test slower than this is listed (default {SLOW_OVER})")
+
+
+# A test is slow past this many seconds (set-up, call and teardown together) on a 2-core machine
+# running the suite with two workers; each file keeps its fastest test off the list all the same,
+# so --quick still runs every test file.
+SLOW_OVER = 0.7
 
 
 def configure(config):
     if config.getoption("--costs"):
         _wrap()
         config._costs = {"files": defaultdict(lambda: defaultdict(float)),
-                         "kinds": defaultdict(lambda: [0, 0.0]), "phases": defaultdict(float)}
+                         "kinds": defaultdict(lambda: [0, 0.0]), "phases": defaultdict(float),
+                         "tests": {}}
 
 
 def runtest_protocol_start(item):
@@ -136,6 +150,7 @@ def logreport(config, report):
         return
     path = report.nodeid.split("::")[0]
     row = agg["files"][path]
+    agg["tests"][report.nodeid] = agg["tests"].get(report.nodeid, 0.0) + report.duration
     row["wall"] += report.duration
     row[report.when] += report.duration
     agg["phases"][report.when] += report.duration
@@ -177,3 +192,42 @@ def summary(config, terminalreporter, top=40):
         w(f"{'':>6} {agg['phases'][phase]:9.1f}  test {phase} (fixtures in setup/teardown)")
     for kind, (n, s) in sorted(agg["kinds"].items(), key=lambda kv: -kv[1][1]):
         w(f"{n:6d} {s:9.1f}  {kind}")
+
+
+HEADER = """\
+# The tests `scripts/test.sh --quick` leaves out: slower than {over} s in a full run with two
+# workers, as `bash scripts/test.sh --durations` measured them on a 2-core machine; it rewrites
+# this file (docs/internals.md, "Tests: how they run"); each test file keeps its fastest test off the
+# list. A test not listed runs in --quick; the markers `slow` and `e2e` leave a test out too.
+"""
+
+
+def slow_tests(durations: dict, over: float) -> list:
+    """The node ids slower than `over`, less the fastest test of each file."""
+    fastest = {}
+    for nodeid, seconds in durations.items():
+        path = nodeid.split("::")[0]
+        if path not in fastest or seconds < durations[fastest[path]]:
+            fastest[path] = nodeid
+    keep = set(fastest.values())
+    return sorted(n for n, s in durations.items() if s > over and n not in keep)
+
+
+def write_slow_list(config):
+    agg = getattr(config, "_costs", None)
+    path = config.getoption("--costs-slow-list")
+    if agg is None or not path:
+        return
+    over = config.getoption("--costs-slow-over")
+    listed = slow_tests(agg["tests"], over)
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(HEADER.format(over=over))
+        out.writelines(n + "\n" for n in listed)
+
+
+def read_slow_list(path) -> set:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return set()
+    return {line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")}
