@@ -115,7 +115,7 @@ def addoption(parser):
 # A test is slow past this many seconds (set-up, call and teardown together) on a 2-core machine
 # running the suite with two workers; each file keeps its fastest test off the list all the same,
 # so --quick still runs every test file.
-SLOW_OVER = 0.3
+SLOW_OVER = 0.2
 
 
 def configure(config):
