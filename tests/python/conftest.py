@@ -15,7 +15,8 @@ How the tests run (docs/internals.md, "Tests: how they run"):
 - Markers: `slow` (a build, a venv, pipx, a browser, seconds of real waiting) and `e2e` (a real
   client: Claude Code, the MCP Inspector, a model) are left out of `scripts/test.sh --quick`.
   A test that asks for a shared build is marked slow here on its own, and so is each test named
-  in slow_tests.txt, the list a full run with `--costs --costs-slow-list` writes. Slow and e2e tests are
+  in slow_tests.txt, the list a full run with `--costs --costs-slow-list` writes, unless it is
+  marked `quick`: the one test that reaches a module no other quick test reaches. Slow and e2e tests are
   handed out first, so the longest ones do not finish last on one worker.
 - `--costs` (costs.py; `scripts/test.sh --durations`) counts each test's process starts,
   sleeps and timeouts, and prints the costliest files.
@@ -127,7 +128,8 @@ def pytest_collection_modifyitems(config, items):
     the same on every xdist worker, so the workers agree on the order)."""
     listed = _costs.read_slow_list(Path(__file__).with_name("slow_tests.txt"))
     for item in items:
-        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())) or item.nodeid in listed:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())) or (
+                item.nodeid in listed and not item.get_closest_marker("quick")):
             item.add_marker(pytest.mark.slow)
     items.sort(key=lambda item: not (item.get_closest_marker("slow")
                                      or item.get_closest_marker("e2e")))

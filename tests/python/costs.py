@@ -150,7 +150,8 @@ def logreport(config, report):
         return
     path = report.nodeid.split("::")[0]
     row = agg["files"][path]
-    agg["tests"][report.nodeid] = agg["tests"].get(report.nodeid, 0.0) + report.duration
+    if "quick" not in report.keywords:  # the marker keeps a test off the slow list
+        agg["tests"][report.nodeid] = agg["tests"].get(report.nodeid, 0.0) + report.duration
     row["wall"] += report.duration
     row[report.when] += report.duration
     agg["phases"][report.when] += report.duration
@@ -198,7 +199,8 @@ HEADER = """\
 # The tests `scripts/test.sh --quick` leaves out: slower than {over} s in a full run with two
 # workers, as `bash scripts/test.sh --durations` measured them on a 2-core machine; it rewrites
 # this file (docs/internals.md, "Tests: how they run"); each test file keeps its fastest test off the
-# list. A test not listed runs in --quick; the markers `slow` and `e2e` leave a test out too.
+# list, and so does a test marked `quick`. A test not listed runs in --quick; the markers `slow`
+# and `e2e` leave a test out too.
 """
 
 
