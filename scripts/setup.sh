@@ -14,11 +14,17 @@ pip_install() {
   .venv/bin/python -m pip install --quiet --disable-pip-version-check "$@"
 }
 
+# Whether .venv can import each module named: found, not imported (importing mcp alone takes
+# seconds, and this check runs before every test run).
+has_modules() {
+  .venv/bin/python -c 'import importlib.util as u, sys; sys.exit(any(u.find_spec(m) is None for m in sys.argv[1:]))' "$@" 2>/dev/null
+}
+
 install_runtime() {
   if [[ ! -x .venv/bin/python ]]; then
     python3 -m venv .venv
   fi
-  if ! .venv/bin/python -c 'import jsonschema, ulid, snowballstemmer, judgment_toolkit' 2>/dev/null \
+  if ! has_modules jsonschema ulid snowballstemmer judgment_toolkit \
      || [[ pyproject.toml -nt .venv/.installed-runtime ]]; then
     pip_install -e .
     touch .venv/.installed-runtime
@@ -33,14 +39,17 @@ install_runtime() {
 link_entry_points() {
   local tool
   for tool in judgment-ledger judgment-card; do
-    ln -sfn "../../scripts/$tool.sh" ".venv/bin/$tool"
+    # Only when wrong: the demo runs this set-up while other tests run these commands.
+    if [[ "$(readlink ".venv/bin/$tool" || true)" != "../../scripts/$tool.sh" ]]; then
+      ln -sfn "../../scripts/$tool.sh" ".venv/bin/$tool"
+    fi
   done
 }
 
 # The test set-up: one step per tool the tests call. Further test-only tools (a browser for
 # the rendering tests, ...) get their own step here, called from install_test_tools.
 install_python_test_tools() {
-  if ! .venv/bin/python -c 'import pytest, pipx, mcp' 2>/dev/null \
+  if ! has_modules pytest xdist pipx mcp \
      || [[ pyproject.toml -nt .venv/.installed-test ]]; then
     pip_install -e '.[test,mcp]'
     touch .venv/.installed-test
@@ -51,6 +60,13 @@ install_python_test_tools() {
 install_shellcheck() {
   if ! command -v shellcheck >/dev/null 2>&1; then
     apt-get update -qq && apt-get install -y -qq shellcheck >/dev/null
+  fi
+}
+
+# GNU parallel, which `bats --jobs` needs to run the bats files side by side (scripts/test.sh).
+install_parallel() {
+  if ! command -v parallel >/dev/null 2>&1; then
+    apt-get update -qq && apt-get install -y -qq parallel >/dev/null
   fi
 }
 
@@ -72,6 +88,7 @@ install_browser() {
 install_test_tools() {
   install_python_test_tools
   install_shellcheck
+  install_parallel
   install_npm_tools
   install_browser
 }

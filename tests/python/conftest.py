@@ -1,6 +1,25 @@
 """Shared fixtures: real git repositories, real goal folders, the real `ha` entry point.
 
 Every test that needs a repository gets a fresh one under tmp_path; nothing is mocked.
+
+How the tests run (docs/internals.md, "Tests: how they run"):
+- In parallel: `scripts/test.sh` runs pytest with pytest-xdist, one worker per core, each a
+  process of its own, tests handed out one by one in no fixed order. So a test writes only
+  under its tmp_path (or tmp_path_factory), sets HOME (and PIPX_HOME, ...) to a folder there
+  when the code under test writes to ~, binds port 0 and reads the port back, and never
+  depends on another test having run. A module- or session-scoped fixture may be made once per
+  worker; one that is costly (a wheel, a venv) is made once per run with builds.build_once.
+- Shared builds (builds.py, re-exported below): `source`, `wheel`, `installed` (the wheel in a
+  fresh venv), `mcp_venv` (with the mcp extra), `fresh_source` (a copy for one test). Reuse
+  them rather than building another wheel or venv; treat them as read-only.
+- Markers: `slow` (a build, a venv, pipx, a browser, seconds of real waiting) and `e2e` (a real
+  client: Claude Code, the MCP Inspector, a model) are left out of `scripts/test.sh --quick`.
+  A test that asks for a shared build is marked slow here on its own, and so is each test named
+  in slow_tests.txt, the list a full run with `--costs --costs-slow-list` writes, unless it is
+  marked `quick`: the one test that reaches a module no other quick test reaches. Slow and e2e tests are
+  handed out first, so the longest ones do not finish last on one worker.
+- `--costs` (costs.py; `scripts/test.sh --durations`) counts each test's process starts,
+  sleeps and timeouts, and prints the costliest files.
 """
 import hashlib
 import os
@@ -86,3 +105,62 @@ def goal(repo):
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "goal")
     return GOAL
+
+
+# -- `--costs`: where the time goes (tests/python/costs.py; accounting only) -------------------
+import costs as _costs  # noqa: E402
+
+
+def pytest_addoption(parser):
+    _costs.addoption(parser)
+
+
+def pytest_configure(config):
+    _costs.configure(config)
+
+
+# The fixtures whose tests are slow whatever their own marker says (builds.py).
+SLOW_FIXTURES = {"source", "wheel", "installed", "mcp_venv", "fresh_source"}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Marks the tests of shared builds slow; hands out slow and e2e tests first (a stable sort,
+    the same on every xdist worker, so the workers agree on the order)."""
+    listed = _costs.read_slow_list(Path(__file__).with_name("slow_tests.txt"))
+    for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())) or (
+                item.nodeid in listed and not item.get_closest_marker("quick")):
+            item.add_marker(pytest.mark.slow)
+    items.sort(key=lambda item: not (item.get_closest_marker("slow")
+                                     or item.get_closest_marker("e2e")))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    _costs.runtest_protocol_start(item)
+    yield
+    _costs.runtest_protocol_end()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    _costs.makereport(item, call, outcome.get_result())
+
+
+def pytest_runtest_logreport(report):
+    _costs.logreport(_config, report)
+
+
+def pytest_sessionstart(session):
+    global _config
+    _config = session.config
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    _costs.summary(config, terminalreporter)
+    _costs.write_slow_list(config)
+
+
+# -- builds shared by the whole run: source, wheel, installed, mcp_venv (tests/python/builds.py)
+from builds import fresh_source, installed, mcp_venv, source, wheel  # noqa: E402,F401

@@ -5,7 +5,6 @@ sends them nowhere. Every help text, as the real entry points print it, is scann
 each one that names a file of this repository (tracked by git) or anything under docs/ or a
 README must be a file of the wheel built from this source. Paths of the user's own files
 (`<goal>/SPEC.md`, `.claude/state/...`) name no file of the repository and pass."""
-import importlib.util
 import os
 import re
 import subprocess
@@ -17,12 +16,7 @@ import pytest
 
 from conftest import GIT_ENV, ROOT, SCRIPTS
 
-# The install tests' fixtures build the wheel from a copy of the source (one recipe for both).
-_spec = importlib.util.spec_from_file_location(
-    "install_fixtures", ROOT / "tests" / "python" / "install" / "test_install.py")
-_install = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_install)
-source, wheel = _install.source, _install.wheel
+# `wheel` is the session's shared build (tests/python/builds.py), the one the install tests use.
 
 HELP_DIR = ROOT / "scripts" / "lib" / "help"
 BIN = Path(sys.executable).parent

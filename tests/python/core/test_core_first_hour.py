@@ -2,6 +2,8 @@
 --version (docs/ha-core.md, "ha new" and "Goal folders and ids")."""
 from pathlib import Path
 
+import pytest
+
 from conftest import git, ha
 
 from helpers_core import write_goal
@@ -30,6 +32,7 @@ def test_ha_new_writes_a_goal_that_ha_start_accepts_and_never_overwrites(repo):
     assert (repo / "docs/specs/first/SPEC.md").read_text() == before
 
 
+@pytest.mark.quick  # the quick loop's test of this module (docs/internals.md)
 def test_ha_new_writes_only_the_missing_file(repo):
     write_goal(repo, "g", "# g\n", commit=False)
     r = ha("new", "g", cwd=repo)

@@ -23,6 +23,7 @@ def four(repo, goal):
     return repo
 
 
+@pytest.mark.quick  # the quick loop's test of this module (docs/internals.md)
 def test_intact_chain(four):
     before = tree_snapshot(four)
     r = verify(four)

@@ -7,32 +7,25 @@ outside the checkout: append, search, recall, card validate, record-answer, `ha 
 is missing (a schema) shows up here, never as a fail-open warning. The console scripts must
 answer exactly as scripts/*.sh do (same stdout, stderr and exit code, fail-open included).
 `pip install .` and `pipx install .` (pipx from the test set-up; temp PIPX_HOME/PIPX_BIN_DIR)
-must give the same three commands. pip's cache is left at its default so reruns are quick.
+must give the same three commands, each from a source copy of its own (pip writes build/ into
+it). pip's cache is left at its default so reruns are quick.
 """
 import json
 import os
 import shutil
-import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
 import pytest
 
+from builds import make_venv, sh
+
 ROOT = Path(__file__).resolve().parents[3]
 SCRIPTS = ROOT / "scripts"
 FIXTURE_GOAL = ROOT / "tests" / "fixtures" / "goals" / "empty-input"
 TOOLS = ("judgment-ledger", "judgment-card", "ha")
 CARD = json.loads((ROOT / "tests" / "fixtures" / "cards" / "queue.json").read_text(encoding="utf-8"))
-TIMEOUT = 600  # a safety net for pip and pipx, never an assertion
-
-
-def sh(*argv, check=True, **kw):
-    r = subprocess.run([str(a) for a in argv], capture_output=True, text=True, timeout=TIMEOUT,
-                       **kw)
-    if check and r.returncode != 0:
-        raise AssertionError(f"{argv} exited {r.returncode}:\n{r.stdout}\n{r.stderr}")
-    return r
 
 
 def user_env(tmp, **extra):
@@ -48,38 +41,7 @@ def user_env(tmp, **extra):
     return env
 
 
-@pytest.fixture(scope="module")
-def source(tmp_path_factory):
-    """A copy of what a source distribution holds, so building never writes into the checkout."""
-    dest = tmp_path_factory.mktemp("src") / "judgment-toolkit"
-    dest.mkdir()
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy2(ROOT / name, dest / name)
-    for folder in ("pylib", "templates", "scripts"):
-        shutil.copytree(ROOT / folder, dest / folder,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-    return dest
-
-
-@pytest.fixture(scope="module")
-def wheel(source, tmp_path_factory):
-    out = tmp_path_factory.mktemp("wheel")
-    sh(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", out, source)
-    [built] = out.glob("judgment_toolkit-*.whl")
-    return built
-
-
-def make_venv(path):
-    sh(sys.executable, "-m", "venv", path)
-    return Path(path) / "bin"
-
-
-@pytest.fixture(scope="module")
-def installed(wheel, tmp_path_factory):
-    """A fresh venv with the wheel and its runtime dependencies only."""
-    bin_dir = make_venv(tmp_path_factory.mktemp("venv") / "v")
-    sh(bin_dir / "python", "-m", "pip", "install", "--quiet", wheel)
-    return bin_dir
+# source, wheel and installed are the session's shared builds (tests/python/builds.py).
 
 
 def test_the_wheel_holds_one_package_the_schemas_and_three_scripts(wheel):
@@ -240,19 +202,19 @@ def test_console_scripts_answer_exactly_as_the_scripts(installed, tmp_path):
     assert len(ledger.read_text().splitlines()) == 1  # the --id retry wrote nothing, twice
 
 
-def test_pip_install_dot(source, tmp_path):
+def test_pip_install_dot(fresh_source, tmp_path):
     bin_dir = make_venv(tmp_path / "v")
-    sh(bin_dir / "python", "-m", "pip", "install", "--quiet", source)
+    sh(bin_dir / "python", "-m", "pip", "install", "--quiet", fresh_source)
     new_user_session(bin_dir, tmp_path)
 
 
-def test_pipx_install_dot(source, tmp_path):
+def test_pipx_install_dot(fresh_source, tmp_path):
     pipx = Path(sys.executable).parent / "pipx"
     if not pipx.exists():
         pytest.fail("pipx is missing from the test venv: run bash scripts/setup.sh")
     env = user_env(tmp_path, PIPX_HOME=tmp_path / "pipx-home", PIPX_BIN_DIR=tmp_path / "bin",
                    PIPX_MAN_DIR=tmp_path / "man", PIPX_DEFAULT_PYTHON=sys.executable)
-    sh(pipx, "install", source, env=env, cwd=tmp_path)
+    sh(pipx, "install", fresh_source, env=env, cwd=tmp_path)
     for tool in TOOLS:
         assert (tmp_path / "bin" / tool).exists(), tool
     new_user_session(tmp_path / "bin", tmp_path)

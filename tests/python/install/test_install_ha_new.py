@@ -6,12 +6,13 @@ import json
 import re
 import zipfile
 
-from test_install import installed, sh, source, user_env, wheel  # noqa: F401 (fixtures)
+from builds import sh
+from test_install import user_env
 
 GOAL = "docs/specs/first"
 
 
-def test_ha_new_from_the_wheel_then_start(installed, wheel, tmp_path):  # noqa: F811
+def test_ha_new_from_the_wheel_then_start(installed, wheel, tmp_path):
     env = user_env(tmp_path)
     ha = str(installed / "ha")
     repo = tmp_path / "repo"

@@ -112,6 +112,7 @@ def test_command_frontmatter_and_the_required_commands():
     assert "--ref external:judgment-ledger:" in names      # cite a judgment as evidence
 
 
+@pytest.mark.quick  # the quick loop's test of this module (docs/internals.md)
 def test_settings_example_is_what_setup_writes():
     """The example is setup-claude's own output for a project with no started goal (one fact:
     judgment_toolkit.claude.setup), a settings object of permissions and hooks (hooks reference,

@@ -333,7 +333,7 @@ def test_the_old_example_rules_did_allow_writes():
 # -- from an installed copy: the wheel in a fresh venv, its scripts linked into ~/.local/bin as
 # pipx links them; the plugin folder holds no tools, so only ~/.local/bin can serve ---------
 
-from install.test_install import installed, source, wheel  # noqa: E402,F401 - the install tests' build
+# `installed` is the session's shared build (tests/python/builds.py), the install tests' own.
 
 
 def test_installed_copy_in_local_bin_serves_every_hook(installed, shop, tmp_path):

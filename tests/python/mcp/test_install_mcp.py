@@ -2,7 +2,7 @@
 imported, `judgment-mcp` says how to get the extra and exits 69) and the wheel plus the `mcp`
 extra in a fresh venv, driven by the SDK's stdio client from a folder outside the checkout; its
 tools answer as that venv's own CLI on the same ledger. The wheel is built as
-tests/python/install/test_install.py builds it (its fixtures and helpers, reused)."""
+tests/python/builds.py builds it for every test (one build per run)."""
 import json
 import shlex
 import subprocess
@@ -12,23 +12,17 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "install"))
-from test_install import make_venv, sh, source, user_env, wheel  # noqa: E402,F401  (fixtures)
+from builds import sh  # noqa: E402
+from test_install import user_env  # noqa: E402
 from helpers_mcp import error_text, session, structured  # noqa: E402
 from judgment_toolkit.mcpserver.main import INSTALL, NO_EXTRA_LINE  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def base_venv(wheel, tmp_path_factory):
-    bin_dir = make_venv(tmp_path_factory.mktemp("base") / "v")
-    sh(bin_dir / "python", "-m", "pip", "install", "--quiet", wheel)
-    return bin_dir
-
-
-@pytest.fixture(scope="module")
-def mcp_venv(wheel, tmp_path_factory):
-    bin_dir = make_venv(tmp_path_factory.mktemp("extra") / "v")
-    sh(bin_dir / "python", "-m", "pip", "install", "--quiet", f"{wheel}[mcp]")
-    return bin_dir
+# The session's shared builds (tests/python/builds.py): `installed` is the base install (the
+# wheel alone), `mcp_venv` the wheel with its `mcp` extra.
+@pytest.fixture
+def base_venv(installed):
+    return installed
 
 
 def test_base_install_has_no_mcp_and_judgment_mcp_says_how_to_install(base_venv, tmp_path):
