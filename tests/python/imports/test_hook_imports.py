@@ -14,9 +14,11 @@ from imports.test_ledger_imports import ROOT, imported
 
 C, J = "judgment_toolkit.claude.", "judgment_toolkit.judgment."
 KIT = {"judgment_toolkit.claude", C + "kit", C + "hooks", C + "annotate", J + "project", J + "recall",
+       J + "place", J + "topk",
        J + "search", "runpy"}
 PRIME = {"judgment_toolkit", "judgment_toolkit.judgment", "judgment_toolkit.output",
-         "judgment_toolkit.packaged", J + "deps", J + "ledger", J + "lines", J + "prime", "shlex",
+         "judgment_toolkit.packaged", J + "deps", J + "ledger", J + "lines", J + "place", J + "prime",
+         J + "topk", "shlex",
          "json", "json.decoder", "json.encoder", "json.scanner", "_json", "heapq", "_heapq"}
 NEVER = {"subprocess", "uuid", "shutil", "jsonschema", "ulid", "copy"}
 QUESTION = "Redis or Postgres for the job queue?"

@@ -80,6 +80,15 @@ def test_find_id_sees_only_the_asking_projects_record(tmp_path):
 
 
 def test_verify_names_a_repeated_id_within_a_project_only(tmp_path):
+    """A record's identity is (project, id): the same id in two projects is two records; the
+    same record again in one project is a repeat (counted once); the same id in one project
+    with another content is damage, both lines named (docs/judgment-ledger.md, "verify")."""
     report = verify.verify(str(_ledger(tmp_path, _rec("a", "x"), _rec("b", "x"), _rec("a", "x"))))
+    assert (report.records, report.repeats, report.bad) == (2, 1, [])
+    (tmp_path / "second").mkdir()
+    report = verify.verify(str(_ledger(tmp_path / "second", _rec("a", "x"), _rec("b", "x"),
+                                       _rec("a", "x", "c"))))
     assert report.records == 2
-    assert report.bad == [(3, "id 'x' is already used on line 1")]
+    assert report.bad == [
+        (1, "id 'x' is on a later line too (line 3) with different content; readers use this line"),
+        (3, "id 'x' is already on line 1 with different content (readers use line 1)")]

@@ -17,13 +17,23 @@ from judgment_toolkit.judgment import browse, inject, ledger as ledger_mod, prim
     schema, search, verify
 
 
+# one subject per record, so that a question has one answer (automatic recall is right or
+# silent, and leads with the newest decision of a subject); the tags give every record the words
+# "queue choice" that the searches ask for
+SUBJECTS = {1: "Which cache store for sessions?", 2: "Which logging library?", 3: "Which CI runner?",
+            4: "Which date library?", 5: "Which job broker for the e-mails?",
+            6: "Which CSS approach?", 7: "Which test framework?"}
+BROKERS = {1: "redis", 2: "structlog", 3: "kafka", 4: "arrow", 5: "sqs", 6: "tailwind", 7: "pytest"}
+TAGS = ("queue", "choice")
+
+
 def merged(path):
     """Ours (ids 1-6), then theirs as a union merge appends it: 2 and 5 again, byte for byte,
     a new 7, and id-3 again with another answer (damage)."""
-    ours = [rec(n, question=f"queue choice {n}", decided_at=f"2026-01-0{n}T00:00:00Z")
-            for n in range(1, 7)]
+    ours = [rec(n, question=SUBJECTS[n], answer=BROKERS[n], tags=TAGS,
+                decided_at=f"2026-01-0{n}T00:00:00Z") for n in range(1, 7)]
     damaged = dict(ours[2], answer="tampered")
-    theirs = [ours[1], ours[4], rec(7, question="queue choice 7",
+    theirs = [ours[1], ours[4], rec(7, question=SUBJECTS[7], answer=BROKERS[7], tags=TAGS,
                                     decided_at="2026-01-07T00:00:00Z"), damaged]
     write_records(path, ours + theirs)
     return path
@@ -42,16 +52,16 @@ def test_search_counts_each_record_once_and_uses_the_first_line(path):
     for mode in search.MODES:
         found = search.search(path, "demo", "queue choice", 3, mode)
         assert len(set(ids(found))) == len(found) == 3, mode
-        assert all(r["answer"] == "a" for r in found), mode
+        assert all(r["answer"] == BROKERS[int(r["id"][3:])] for r in found), mode
     assert ids(search.search(path, "demo", "queue", 3)) == ["id-7", "id-6", "id-5"]
-    found = search.search(path, "demo", "choice 3", 3)
-    assert ids(found)[0] == "id-3" and found[0]["answer"] == "a"  # the first line of the id
+    found = search.search(path, "demo", "CI runner", 3)
+    assert ids(found)[0] == "id-3" and found[0]["answer"] == "kafka"  # the first line of the id
 
 
 def test_recall_and_automatic_recall_count_once(path):
     items = recall.recall(path, "demo", "queue choice")
     assert len({i["mem_id"] for i in items}) == len(items) == 3
-    found = [a["record"] for a in inject.answers(path, "demo", "queue choice 5")]
+    found = [a["record"] for a in inject.answers(path, "demo", SUBJECTS[5])]
     assert len(set(ids(found))) == len(found) and "id-5" in ids(found)
 
 
@@ -65,11 +75,11 @@ def test_prime_and_every_page_count_once(path):
             if after is None:
                 break
         assert ids(got) == [f"id-{n}" for n in range(7, 0, -1)], size
-        assert next(r for r in got if r["id"] == "id-3")["answer"] == "a"
+        assert next(r for r in got if r["id"] == "id-3")["answer"] == "kafka"
 
 
 def test_show_gives_the_first_line(path):
-    assert browse.find(path, "demo", "id-3")["answer"] == "a"
+    assert browse.find(path, "demo", "id-3")["answer"] == "kafka"
 
 
 def test_relevance_counts_a_twice_written_record_as_one_hit(path):
@@ -120,7 +130,7 @@ def test_the_cli_and_the_session_start_hook_count_once(tmp_path, shop):  # noqa:
                                   "source": "startup"}, home, project)
     assert r.returncode == 0 and r.stdout.count("id `id-5`") == 1 and r.stdout.count("- ") == 5
     r = run_hook("PreToolUse", dict(ask_payload("PreToolUse", project), tool_input={"questions": [
-        {"question": "queue choice 5", "header": "Q", "multiSelect": False,
+        {"question": SUBJECTS[5], "header": "Q", "multiSelect": False,
          "options": [{"label": "a"}, {"label": "b"}]}]}), home, project)
     assert r.returncode == 0 and r.stdout.count("judgment-ledger:id-5") == 1, r.stdout
 

@@ -242,4 +242,6 @@ def test_session_start_in_b_primes_as_decision(request, which):
     r = t.run(t.b, SCRIPTS / "judgment-kit", "hook", "session-start", input=payload,
               env={"CLAUDE_PROJECT_DIR": str(t.b)})
     assert r.returncode == 0
-    assert "Which queue for background jobs?" in r.stdout
+    # prime lists the newest decisions (PRIME_LIMIT of them): a's last one, pulled by b, leads
+    assert r.stdout.startswith("## Recent judgments: ") and "Deploy on Fridays?" in r.stdout
+    assert "Which CI runner?" in r.stdout  # and b's own
