@@ -17,7 +17,8 @@ ledger's own errors); the hook maps every exception to silence.
 
 The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
   1. rank: one pass of the relevance ranking (judgment.rank, BM25 with the lexicon) over the
-     project's records, the question's terms weighing 1 and the option labels' OPTION_WEIGHT;
+     project's records (judgment.inject_pass: read from their bytes, and only the records
+     worth scoring parsed), the question's terms weighing 1 and the option labels' OPTION_WEIGHT;
      the best CANDIDATES records are read back;
   2. accept: a candidate is kept only when it is about what is asked, measured on whole words
      (a Korean word's 2-character pieces count as one word), each weighed by its idf:
@@ -57,13 +58,11 @@ def answers(path, project, question, options=(), env=None):
 def judge(path, project, question, options=(), env=None):
     """[(features, record)] of the best candidates, best match first: the measures of the
     acceptance rule for each (see the module docstring)."""
-    from . import ledger, rank
+    from . import inject_pass, rank
     query = Query(question, options, env)
     if not query.words:
         return []
-    scorer = rank.Scorer(query.terms, query.weights)
-    for offset, rec in ledger.records(path, project):
-        scorer.add(offset, rec)
+    scorer = inject_pass.scorer(path, project, query.terms, query.weights)
     import heapq
     keys = heapq.nlargest(CANDIDATES, scorer.keys())
     if not keys:

@@ -1,0 +1,203 @@
+"""The ranking pass of recall for automatic injection (judgment.inject): the relevance ranking's
+BM25 (judgment.rank) over the asking project's records, without parsing and analysing every
+record (docs/judgment-ledger.md, "Recall for automatic injection", "Cost").
+
+The hook pays this pass at every question, and in a large ledger of one project whose records all
+share the question's words the relevance pass parses and analyses every one (about 25 µs a
+record). Here each of the project's lines is read from its bytes:
+  1. a line without a backslash (the normal case: every quote then delimits a string) gives its
+     question, answer, rationale and tags by one regular expression, their weighted length (the
+     ranking's length, exact) and whether they hold one of the query terms' needles
+     (analysis.needles, a necessary condition of holding the term); a line with a backslash, or
+     one that does not look like a record of the project, is parsed as the ranking parses it;
+  2. N and the average length are the ranking's (every line of the project counted);
+  3. when at most EXACT lines hold a needle, those lines are parsed and scored exactly as the
+     ranking does (rank.Scorer): df, hence every score, is the ranking's own;
+  4. beyond EXACT, df of a term is the number of lines holding one of its needles (an upper
+     bound: "retr" is in "retrieval" too), each such line gets a rough score (the sum of the
+     weighted idf of the terms whose needle it holds), and only the SHORTLIST best of them are
+     parsed and scored exactly (their term counts and length), with that df.
+So its cost is about a regular-expression match per line, and the analysis of at most
+max(EXACT, SHORTLIST) records.
+"""
+import heapq
+import json
+import math
+import re
+
+from . import ledger, rank
+from .analysis import fold, needles
+from .lines import RECORD_MAX
+
+EXACT = 200
+SHORTLIST = 100
+
+_STRINGS = ('"question":"', '"answer":"', '"rationale":"')
+_ORDERED = re.compile(r'"question":"([^"]*)","answer":"([^"]*)"(?:,"rationale":"([^"]*)")?')
+_TAGS = '"tags":['
+_Q, _A, _R, _T = (rank.WEIGHTS[f] for f in ("question", "answer", "rationale", "tags"))
+
+
+def _texts(line):
+    """(the ranking's weighted length, the searched fields' text) of a line without a
+    backslash, where every quote delimits a string, so `"question":"` is that key and its value
+    ends at the next quote; None when the question or the answer is not a string."""
+    m = _ORDERED.search(line)  # the order judgment-ledger writes: one match for three fields
+    if m is not None:
+        question, answer, rationale = m.groups()
+        rationale = rationale or ""
+        at = line.find(_TAGS, m.end())
+    else:
+        found = []
+        for key in _STRINGS:
+            at = line.find(key)
+            if at == -1:
+                found.append(None)
+                continue
+            at += len(key)
+            found.append(line[at:line.find('"', at)])
+        question, answer, rationale = found
+        if question is None or answer is None:
+            return None
+        rationale = rationale or ""
+        at = line.find(_TAGS)
+    length = _Q * len(question) + _A * len(answer) + _R * len(rationale)
+    text = question + "\0" + answer + "\0" + rationale
+    if at != -1:
+        at += len(_TAGS)
+        tags = line[at:line.find("]", at)]
+        if tags.startswith('"'):
+            n = tags.count('","') + 1
+            length += _T * (len(tags) - 3 * n + 1)
+            text += "\0" + tags
+    return length, text
+
+
+class Pass:
+    """N, the average length and the needle hits of the project's lines; then a rank.Scorer
+    holding the exact entries of the lines worth scoring (see the module docstring)."""
+
+    def __init__(self, path, project, terms, weights):
+        self.path, self.project = path, project
+        self.scorer = rank.Scorer(terms, weights)
+        self.terms = terms
+        self.by_needle = {}
+        for i, t in enumerate(terms):
+            for n in needles(t):
+                self.by_needle.setdefault(n, set()).add(i)
+        self.parsed = 0  # json.loads calls, counted for the tests
+        self.needed = [] # (offset, needle indices) of the lines holding a needle
+        self.key = ('"project":' + json.dumps(project, ensure_ascii=False))
+        self.count = 0
+        self.total_length = 0.0
+
+    def run(self):
+        f = ledger.open_read(self.path)
+        if f is None:
+            return self
+        found = self.scorer.needles
+        key = self.key
+        needed = self.needed
+        needle_list = list(self.by_needle)
+        with f:
+            for offset, raw in ledger.candidate_lines(f, ledger.project_needle(self.project)):
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    line = "\\"
+                if "\\" in line or key not in line or '"id":"' not in line \
+                        or '"decided_at":"' not in line:
+                    self._parsed_line(offset, raw)
+                    continue
+                texts = _texts(line)
+                if texts is None:  # no question or answer string: as the ranking reads it
+                    self._parsed_line(offset, raw)
+                    continue
+                length, texts = texts
+                self.count += 1
+                self.total_length += length
+                if found is not None:
+                    text = fold(texts)
+                    hits = frozenset(n for n in needle_list if n in text)
+                    if hits:
+                        needed.append((offset, hits))
+        return self
+
+    def _parsed_line(self, offset, raw):
+        self.parsed += 1
+        try:
+            rec = json.loads(raw)
+        except (ValueError, RecursionError):
+            return
+        if type(rec) is dict and rec.get("project") == self.project \
+                and all(type(rec.get(k)) is str for k in ledger.READ_FIELDS):
+            before = len(self.scorer.hits)
+            self.scorer.add(offset, rec)
+            self.count += 1
+            self.total_length += sum(w * len(t) for w, t in rank._fields(rec))
+            if len(self.scorer.hits) > before:
+                self.needed.append((offset, None))  # already scored exactly
+
+    def finish(self):
+        """The rank.Scorer whose count, df and entries the ranking's keys() and idf read."""
+        s = self.scorer
+        lines = [offset for offset, hits in self.needed if hits is not None]
+        exact_df = len(self.needed) <= EXACT
+        if not exact_df:
+            held = {}  # needles held -> (term indices, lines holding them)
+            for _, hits in self.needed:
+                if hits is not None:
+                    entry = held.get(hits)
+                    if entry is None:
+                        terms = set()
+                        for h in hits:
+                            terms |= self.by_needle.get(h, set())
+                        entry = held[hits] = [terms, 0]
+                    entry[1] += 1
+            df = [0] * len(self.terms)
+            for terms, lines_holding in held.values():
+                for i in terms:
+                    df[i] += lines_holding
+            for counts in (e[0] for e in s.hits):  # the lines parsed already: their own terms
+                for i, c in enumerate(counts):
+                    if c:
+                        df[i] += 1
+            n = self.count
+            idf = [math.log(1 + (n - d + 0.5) / (d + 0.5)) for d in df]
+            rough = {hits: sum(s.weights[i] * idf[i] for i in e[0]) for hits, e in held.items()}
+            lines = [offset for _, offset in heapq.nlargest(
+                SHORTLIST, ((rough[hits], offset) for offset, hits in self.needed if hits is not None))]
+            s.df = df
+        self._score_exactly(sorted(lines), keep_df=not exact_df)
+        s.count = self.count
+        s.total_length = self.total_length
+        return s
+
+    def _score_exactly(self, offsets, keep_df):
+        s = self.scorer
+        saved = list(s.df)
+        f = ledger.open_read(self.path)
+        if f is None:
+            return
+        with f:
+            for offset in offsets:
+                f.seek(offset)
+                self.parsed += 1
+                try:
+                    rec = json.loads(f.readline(RECORD_MAX + 1))
+                except (ValueError, RecursionError):
+                    continue
+                if type(rec) is dict and rec.get("project") == self.project \
+                        and all(type(rec.get(k)) is str for k in ledger.READ_FIELDS):
+                    s.add(offset, rec)
+        if keep_df:
+            s.df = saved
+
+
+def scorer(path, project, terms, weights):
+    """A rank.Scorer after one pass over `project`'s records of the ledger at `path` (see the
+    module docstring); `.parsed` of the pass counts the lines parsed."""
+    p = Pass(path, project, terms, weights).run()
+    s = p.finish()
+    s.parsed = p.parsed
+    return s
