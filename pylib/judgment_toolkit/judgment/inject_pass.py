@@ -27,7 +27,7 @@ import re
 
 from . import ledger, rank
 from .analysis import fold, needles
-from .lines import RECORD_MAX
+from .lines import RECORD_MAX, Overlong, blocks
 
 EXACT = 200
 SHORTLIST = 100
@@ -35,6 +35,8 @@ SHORTLIST = 100
 _STRINGS = ('"question":"', '"answer":"', '"rationale":"')
 _ORDERED = re.compile(r'"question":"([^"]*)","answer":"([^"]*)"(?:,"rationale":"([^"]*)")?')
 _TAGS = '"tags":['
+_ORDERED_BYTES = re.compile(rb'"question":"([^"]*)","answer":"([^"]*)"(?:,"rationale":"([^"]*)")?'
+                            rb'(?:[^\n]*?"tags":\[("[^\]\n]*)\])?')
 _Q, _A, _R, _T = (rank.WEIGHTS[f] for f in ("question", "answer", "rationale", "tags"))
 
 
@@ -81,13 +83,16 @@ class Pass:
         self.path, self.project = path, project
         self.scorer = rank.Scorer(terms, weights)
         self.terms = terms
-        self.by_needle = {}
+        self.by_needle = {}  # a needle's UTF-8 bytes -> the indices of the terms it is for
         for i, t in enumerate(terms):
             for n in needles(t):
-                self.by_needle.setdefault(n, set()).add(i)
+                self.by_needle.setdefault(n.encode("utf-8"), set()).add(i)
+        self.byte_needles = list(self.by_needle)
         self.parsed = 0  # json.loads calls, counted for the tests
         self.needed = [] # (offset, needle indices) of the lines holding a needle
-        self.key = ('"project":' + json.dumps(project, ensure_ascii=False))
+        self.key = '"project":' + json.dumps(project, ensure_ascii=False)
+        self.keys = (b'"project":' + ledger.project_needle(project), b'"id":"',
+                     b'"decided_at":"', b'"question":"')
         self.count = 0
         self.total_length = 0.0
 
@@ -95,33 +100,77 @@ class Pass:
         f = ledger.open_read(self.path)
         if f is None:
             return self
-        found = self.scorer.needles
-        key = self.key
-        needed = self.needed
-        needle_list = list(self.by_needle)
+        needle = ledger.project_needle(self.project)
         with f:
-            for offset, raw in ledger.candidate_lines(f, ledger.project_needle(self.project)):
-                try:
-                    line = raw.decode("utf-8")
-                except UnicodeDecodeError:
-                    line = "\\"
-                if "\\" in line or key not in line or '"id":"' not in line \
-                        or '"decided_at":"' not in line:
-                    self._parsed_line(offset, raw)
+            for block in blocks(f):
+                if type(block) is Overlong:
                     continue
-                texts = _texts(line)
-                if texts is None:  # no question or answer string: as the ranking reads it
-                    self._parsed_line(offset, raw)
-                    continue
-                length, texts = texts
-                self.count += 1
-                self.total_length += length
-                if found is not None:
-                    text = fold(texts)
-                    hits = frozenset(n for n in needle_list if n in text)
-                    if hits:
-                        needed.append((offset, hits))
+                if not self._block(*block):
+                    for offset, raw in ledger._scan(*block, needle):
+                        self._line(offset, raw)
         return self
+
+    def _block(self, base, buf, cut):
+        """A block whose every line is a record of the project, written in judgment-ledger's
+        key order and without a backslash, read in one regular-expression scan; False (and
+        nothing counted) for any other block, read line by line."""
+        lines = buf.count(b"\n", 0, cut) + (cut > 0 and buf[cut - 1] != 0x0A)
+        if buf.find(b"\\", 0, cut) != -1 or any(buf.count(k, 0, cut) != lines for k in self.keys):
+            return False
+        found = _ORDERED_BYTES.findall(buf, 0, cut)  # one per line, as the counts tell
+        if len(found) != lines:
+            return False
+        ascii_needles = [n for n in self.byte_needles if n.isascii()]  # all an ASCII text can hold
+        hits = []
+        lengths = 0.0
+        for i, (question, answer, rationale, tags) in enumerate(found):
+            if question.isascii() and answer.isascii() and rationale.isascii() and tags.isascii():
+                text = b"\0".join((question, answer, rationale, tags)).lower()
+                needles = ascii_needles
+                lengths += _Q * len(question) + _A * len(answer) + _R * len(rationale)
+                if tags:
+                    lengths += _T * (len(tags) - 3 * (tags.count(b'","') + 1) + 1)
+            else:
+                q, a, r, t = (v.decode("utf-8") for v in (question, answer, rationale, tags))
+                lengths += _Q * len(q) + _A * len(a) + _R * len(r)
+                if t:
+                    lengths += _T * (len(t) - 3 * (t.count('","') + 1) + 1)
+                text = fold("\0".join((q, a, r, t))).encode("utf-8")
+                needles = self.byte_needles
+            held = [n for n in needles if n in text]
+            if held:
+                hits.append((i, frozenset(held)))
+        self.count += lines
+        self.total_length += lengths
+        if hits:
+            starts = [0]
+            at = buf.find(b"\n", 0, cut)
+            while at != -1:
+                starts.append(at + 1)
+                at = buf.find(b"\n", at + 1, cut)
+            self.needed.extend((base + starts[i], held) for i, held in hits)
+        return True
+
+    def _line(self, offset, raw):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            line = "\\"
+        if "\\" in line or self.key not in line or '"id":"' not in line \
+                or '"decided_at":"' not in line:
+            self._parsed_line(offset, raw)
+            return
+        texts = _texts(line)
+        if texts is None:  # no question or answer string: as the ranking reads it
+            self._parsed_line(offset, raw)
+            return
+        length, texts = texts
+        self.count += 1
+        self.total_length += length
+        text = fold(texts).encode("utf-8")
+        held = frozenset(n for n in self.byte_needles if n in text)
+        if held:
+            self.needed.append((offset, held))
 
     def _parsed_line(self, offset, raw):
         self.parsed += 1
