@@ -90,6 +90,7 @@ class Query:
         option_terms = [t for t in analysis.terms(" ".join(options)) if t not in have]
         lx = lexicon.check(env)
         self.alternatives = {}  # term the lexicon adds -> the question's terms that fired it
+        self.entries = {}  # (terms of a lexicon entry the question lacks) -> the same
         # a generic word is not searched for: it would bring most records into the pass's
         # scoring (the slow part) and weighs little in the rule
         generic = generic_words()
@@ -101,6 +102,8 @@ class Query:
                 continue
             for sources, group in lx.fired(terms):
                 for entry in group:
+                    if base == 1.0 and not have.issuperset(entry):
+                        self.entries.setdefault(tuple(entry), set()).update(sources)
                     share = base * lexicon.EXPANSION_WEIGHT / len(entry)
                     for t in entry:
                         if t in weights and (t in have or weights[t] >= share):
@@ -153,7 +156,7 @@ class Query:
         found = 0.0
         total = 0.0
         generic = generic_words()
-        reached = _reached(self.alternatives, held)
+        reached = _reached(self.entries, held)
         for word in self.words:
             weight = sum(idf.get(t, 0.0) for t in word) / len(word)
             if is_generic(word, generic):
@@ -166,12 +169,14 @@ class Query:
         return found / total if total else 0.0
 
 
-def _reached(alternatives, held):
-    """The terms whose lexicon alternatives a record holds (`held`): linear in both, where
-    asking word by word would cost words x alternatives."""
+def _reached(entries, held):
+    """The terms whose lexicon alternatives a record holds (`held`): a whole entry, every term
+    of it (one 2-character piece of a long Korean word, such as the 이션 of 애플리케이션, is
+    in many unrelated words); linear in both, where asking word by word would cost words x
+    entries."""
     reached = set()
-    for t, sources in alternatives.items():
-        if t in held:
+    for entry, sources in entries.items():
+        if held.issuperset(entry):
             reached |= sources
     return reached
 
@@ -235,9 +240,8 @@ class Topic:
             alternatives = {}
             for sources, group in self.lexicon.fired(terms):
                 for entry in group:
-                    for t in entry:
-                        if t not in terms:
-                            alternatives.setdefault(t, set()).update(sources)
+                    if not terms.issuperset(entry):
+                        alternatives.setdefault(tuple(entry), set()).update(sources)
             self.cache[key] = (words, held, alternatives)
         return self.cache[key]
 
