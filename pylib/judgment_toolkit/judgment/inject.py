@@ -58,7 +58,7 @@ def answers(path, project, question, options=(), env=None):
 def judge(path, project, question, options=(), env=None):
     """[(features, record)] of the best candidates, best match first: the measures of the
     acceptance rule for each (see the module docstring)."""
-    from . import inject_pass, rank
+    from . import inject_pass
     query = Query(question, options, env)
     if not query.words:
         return []
@@ -70,7 +70,7 @@ def judge(path, project, question, options=(), env=None):
     idf = query.idf(scorer)
     scores = {key[3]: key[0] for key in keys}
     judged = []
-    for rec in rank.read_back(path, project, [(key[2], key[3]) for key in keys]):
+    for rec in inject_pass.read_back(path, project, [(key[2], key[3]) for key in keys]):
         features = query.features(rec, idf)
         features["bm25"] = scores[rec["id"]]
         judged.append((features, rec))

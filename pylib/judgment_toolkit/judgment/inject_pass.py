@@ -21,6 +21,7 @@ So its cost is about a regular-expression match per line, and the analysis of at
 max(EXACT, SHORTLIST) records.
 """
 import heapq
+import itertools
 import json
 import math
 import re
@@ -75,6 +76,40 @@ def _texts(line):
     return length, text
 
 
+def _line_at(f, offset, step=8192):
+    """The line that starts at `offset`: read in steps, because the ledger's reader is
+    unbuffered and its readline would read one byte at a time."""
+    f.seek(offset)
+    data = f.read(step)
+    while b"\n" not in data and len(data) <= RECORD_MAX:
+        more = f.read(max(step, len(data)))
+        if not more:
+            break
+        data += more
+    end = data.find(b"\n")
+    return data if end == -1 else data[:end]
+
+
+def read_back(path, project, found):
+    """rank.read_back: the records with these (offset, id), read again, in the given order."""
+    f = ledger.open_read(path) if found else None
+    if f is None:
+        return
+    with f:
+        for offset, rec_id in found:
+            try:
+                rec = json.loads(_line_at(f, offset))
+            except (ValueError, RecursionError):
+                continue
+            if type(rec) is dict and rec.get("project") == project and rec.get("id") == rec_id:
+                yield rec
+
+
+def _chars(data):
+    """The number of characters of UTF-8 bytes."""
+    return len(data) if data.isascii() else len(data.decode("utf-8"))
+
+
 class Pass:
     """N, the average length and the needle hits of the project's lines; then a rank.Scorer
     holding the exact entries of the lines worth scoring (see the module docstring)."""
@@ -89,10 +124,11 @@ class Pass:
                 self.by_needle.setdefault(n.encode("utf-8"), set()).add(i)
         self.byte_needles = list(self.by_needle)
         self.parsed = 0  # json.loads calls, counted for the tests
-        self.needed = [] # (offset, needle indices) of the lines holding a needle
+        self.offsets = []  # line id -> offset, for the lines holding a needle (read from bytes)
+        self.lines_of = {n: [] for n in self.byte_needles}  # needle -> ids of the lines holding it
+        self.scored = 0  # lines parsed in the pass that hold a query term (scored exactly)
         self.key = '"project":' + json.dumps(project, ensure_ascii=False)
-        self.keys = (b'"project":' + ledger.project_needle(project), b'"id":"',
-                     b'"decided_at":"', b'"question":"')
+        self.keys = (b'"project":' + ledger.project_needle(project), b'"id":"', b'"decided_at":"')
         self.count = 0
         self.total_length = 0.0
 
@@ -112,43 +148,43 @@ class Pass:
 
     def _block(self, base, buf, cut):
         """A block whose every line is a record of the project, written in judgment-ledger's
-        key order and without a backslash, read in one regular-expression scan; False (and
-        nothing counted) for any other block, read line by line."""
+        key order and without a backslash, read with a few scans of the whole block; False
+        (and nothing counted) for any other block, read line by line."""
         lines = buf.count(b"\n", 0, cut) + (cut > 0 and buf[cut - 1] != 0x0A)
         if buf.find(b"\\", 0, cut) != -1 or any(buf.count(k, 0, cut) != lines for k in self.keys):
             return False
         found = _ORDERED_BYTES.findall(buf, 0, cut)  # one per line, as the counts tell
         if len(found) != lines:
             return False
-        ascii_needles = [n for n in self.byte_needles if n.isascii()]  # all an ASCII text can hold
-        hits = []
-        lengths = 0.0
-        for i, (question, answer, rationale, tags) in enumerate(found):
-            if question.isascii() and answer.isascii() and rationale.isascii() and tags.isascii():
-                text = b"\0".join((question, answer, rationale, tags)).lower()
-                needles = ascii_needles
-                lengths += _Q * len(question) + _A * len(answer) + _R * len(rationale)
-                if tags:
-                    lengths += _T * (len(tags) - 3 * (tags.count(b'","') + 1) + 1)
-            else:
-                q, a, r, t = (v.decode("utf-8") for v in (question, answer, rationale, tags))
-                lengths += _Q * len(q) + _A * len(a) + _R * len(r)
-                if t:
-                    lengths += _T * (len(t) - 3 * (t.count('","') + 1) + 1)
-                text = fold("\0".join((q, a, r, t))).encode("utf-8")
-                needles = self.byte_needles
-            held = [n for n in needles if n in text]
-            if held:
-                hits.append((i, frozenset(held)))
+        fields = list(zip(*found))  # questions, answers, rationales, tags
+        chars = [_chars(b"\n".join(values)) - (lines - 1) for values in fields]
+        tags = fields[3]
+        tag_chars = chars[3] - 3 * b"".join(tags).count(b'","') - 2 * (lines - tags.count(b""))
         self.count += lines
-        self.total_length += lengths
-        if hits:
+        self.total_length += _Q * chars[0] + _A * chars[1] + _R * chars[2] + _T * tag_chars
+        text = b"\n".join([b"\0".join(values) for values in found])
+        text = fold(text.decode("utf-8"))  # str: `in` on bytes costs several times more
+        texts = None
+        ids = {}  # line in the block -> line id
+        for n, holding in self.lines_of.items():
+            n = n.decode("utf-8")
+            if n not in text:
+                continue
+            if texts is None:
+                texts = text.split("\n")
+            for i in [i for i, t in enumerate(texts) if n in t]:
+                line_id = ids.get(i)
+                if line_id is None:
+                    line_id = ids[i] = len(self.offsets)
+                    self.offsets.append(i)  # the line's number, its offset below
+                holding.append(line_id)
+        if ids:
+            parts = buf[:cut].split(b"\n")
             starts = [0]
-            at = buf.find(b"\n", 0, cut)
-            while at != -1:
-                starts.append(at + 1)
-                at = buf.find(b"\n", at + 1, cut)
-            self.needed.extend((base + starts[i], held) for i, held in hits)
+            starts.extend(itertools.accumulate(len(part) + 1 for part in parts[:-1]))
+            first = min(ids.values())
+            for line_id in range(first, len(self.offsets)):
+                self.offsets[line_id] = base + starts[self.offsets[line_id]]
         return True
 
     def _line(self, offset, raw):
@@ -168,9 +204,13 @@ class Pass:
         self.count += 1
         self.total_length += length
         text = fold(texts).encode("utf-8")
-        held = frozenset(n for n in self.byte_needles if n in text)
-        if held:
-            self.needed.append((offset, held))
+        line_id = None
+        for n, holding in self.lines_of.items():
+            if n in text:
+                if line_id is None:
+                    line_id = len(self.offsets)
+                    self.offsets.append(offset)
+                holding.append(line_id)
 
     def _parsed_line(self, offset, raw):
         self.parsed += 1
@@ -184,40 +224,37 @@ class Pass:
             self.scorer.add(offset, rec)
             self.count += 1
             self.total_length += sum(w * len(t) for w, t in rank._fields(rec))
-            if len(self.scorer.hits) > before:
-                self.needed.append((offset, None))  # already scored exactly
+            self.scored += len(self.scorer.hits) > before  # scored exactly already
 
     def finish(self):
         """The rank.Scorer whose count, df and entries the ranking's keys() and idf read."""
         s = self.scorer
-        lines = [offset for offset, hits in self.needed if hits is not None]
-        exact_df = len(self.needed) <= EXACT
-        if not exact_df:
-            held = {}  # needles held -> (term indices, lines holding them)
-            for _, hits in self.needed:
-                if hits is not None:
-                    entry = held.get(hits)
-                    if entry is None:
-                        terms = set()
-                        for h in hits:
-                            terms |= self.by_needle.get(h, set())
-                        entry = held[hits] = [terms, 0]
-                    entry[1] += 1
+        lines = len(self.offsets)
+        exact_df = lines + self.scored <= EXACT
+        if exact_df:
+            chosen = self.offsets
+        else:
             df = [0] * len(self.terms)
-            for terms, lines_holding in held.values():
-                for i in terms:
-                    df[i] += lines_holding
+            held = [set() for _ in self.terms]  # term -> ids of the lines holding a needle of it
+            for n, holding in self.lines_of.items():
+                for i in self.by_needle[n]:
+                    held[i].update(holding)
+            for i, ids in enumerate(held):
+                df[i] = len(ids)
             for counts in (e[0] for e in s.hits):  # the lines parsed already: their own terms
                 for i, c in enumerate(counts):
                     if c:
                         df[i] += 1
             n = self.count
-            idf = [math.log(1 + (n - d + 0.5) / (d + 0.5)) for d in df]
-            rough = {hits: sum(s.weights[i] * idf[i] for i in e[0]) for hits, e in held.items()}
-            lines = [offset for _, offset in heapq.nlargest(
-                SHORTLIST, ((rough[hits], offset) for offset, hits in self.needed if hits is not None))]
+            rough = [0.0] * lines
+            for i, ids in enumerate(held):
+                value = s.weights[i] * math.log(1 + (n - df[i] + 0.5) / (df[i] + 0.5))
+                for line_id in ids:
+                    rough[line_id] += value
+            best = heapq.nlargest(SHORTLIST, range(lines), key=lambda i: (rough[i], self.offsets[i]))
+            chosen = [self.offsets[i] for i in best]
             s.df = df
-        self._score_exactly(sorted(lines), keep_df=not exact_df)
+        self._score_exactly(sorted(chosen), keep_df=not exact_df)
         s.count = self.count
         s.total_length = self.total_length
         return s
@@ -230,10 +267,9 @@ class Pass:
             return
         with f:
             for offset in offsets:
-                f.seek(offset)
                 self.parsed += 1
                 try:
-                    rec = json.loads(f.readline(RECORD_MAX + 1))
+                    rec = json.loads(_line_at(f, offset))
                 except (ValueError, RecursionError):
                     continue
                 if type(rec) is dict and rec.get("project") == self.project \
