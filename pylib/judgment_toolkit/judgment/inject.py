@@ -282,7 +282,7 @@ class Topic:
 GENERIC = """
 use using used new tool tools approach option options choice choose pick way method default type
 kind keep move switch change add make need want go now still first next set get start stop own
-better best good right plan decide decision setup support value
+better best good right plan decide decision setup support value run running
 도구 툴 방식 방법 사용 선택 도입 변경 유지 전환 적용 기준 정하 얼마 얼마나 몇 계속 이번 다음 새로 방향 여부
 """
 
