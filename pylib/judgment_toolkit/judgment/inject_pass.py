@@ -4,21 +4,23 @@ record (docs/judgment-ledger.md, "Recall for automatic injection", "Cost").
 
 The hook pays this pass at every question, and in a large ledger of one project whose records all
 share the question's words the relevance pass parses and analyses every one (about 25 µs a
-record). Here each of the project's lines is read from its bytes:
-  1. a line without a backslash (the normal case: every quote then delimits a string) gives its
-     question, answer, rationale and tags by one regular expression, their weighted length (the
-     ranking's length, exact) and whether they hold one of the query terms' needles
-     (analysis.needles, a necessary condition of holding the term); a line with a backslash, or
-     one that does not look like a record of the project, is parsed as the ranking parses it;
-  2. N and the average length are the ranking's (every line of the project counted);
+record). Here the project's lines are read from their bytes:
+  1. a block of lines that are all the project's records in judgment-ledger's key order, without
+     a backslash (every quote then delimits a string), is read with a few scans of the whole
+     block: the question, answer, rationale and tags by one regular expression, their weighted
+     length (the ranking's length, exact), and for each needle of the query's terms
+     (analysis.needles: a substring every word with the term holds) the lines holding it; any
+     other block is read line by line (_line), and a line with a backslash or of another shape
+     is parsed as the ranking parses it;
+  2. N and the average length are the ranking's (every record of the project counted);
   3. when at most EXACT lines hold a needle, those lines are parsed and scored exactly as the
      ranking does (rank.Scorer): df, hence every score, is the ranking's own;
   4. beyond EXACT, df of a term is the number of lines holding one of its needles (an upper
      bound: "retr" is in "retrieval" too), each such line gets a rough score (the sum of the
      weighted idf of the terms whose needle it holds), and only the SHORTLIST best of them are
      parsed and scored exactly (their term counts and length), with that df.
-So its cost is about a regular-expression match per line, and the analysis of at most
-max(EXACT, SHORTLIST) records.
+So its cost is a few C-speed scans per block and the analysis of at most max(EXACT, SHORTLIST)
+records; the relevance mode (`--rank relevance`) keeps its own pass.
 """
 import heapq
 import itertools
