@@ -38,8 +38,11 @@ SHORTLIST = 100
 _STRINGS = ('"question":"', '"answer":"', '"rationale":"')
 _ORDERED = re.compile(r'"question":"([^"]*)","answer":"([^"]*)"(?:,"rationale":"([^"]*)")?')
 _TAGS = '"tags":['
+# a list of strings, each without a quote (no backslash), so a "]" inside a tag is read right
+_TAG_LIST = r'("[^"\n]*"(?:,"[^"\n]*")*)\]'
+_TAG_LIST_STR = re.compile(_TAG_LIST)
 _ORDERED_BYTES = re.compile(rb'"question":"([^"]*)","answer":"([^"]*)"(?:,"rationale":"([^"]*)")?'
-                            rb'(?:[^\n]*?"tags":\[("[^\]\n]*)\])?')
+                            rb'(?:[^\n]*?"tags":\[' + _TAG_LIST.encode() + rb')?')
 _Q, _A, _R, _T = (rank.WEIGHTS[f] for f in ("question", "answer", "rationale", "tags"))
 
 
@@ -69,9 +72,9 @@ def _texts(line):
     length = _Q * len(question) + _A * len(answer) + _R * len(rationale)
     text = question + "\0" + answer + "\0" + rationale
     if at != -1:
-        at += len(_TAGS)
-        tags = line[at:line.find("]", at)]
-        if tags.startswith('"'):
+        m = _TAG_LIST_STR.match(line, at + len(_TAGS))
+        tags = m.group(1) if m else ""
+        if tags:
             n = tags.count('","') + 1
             length += _T * (len(tags) - 3 * n + 1)
             text += "\0" + tags

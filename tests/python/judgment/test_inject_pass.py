@@ -24,6 +24,7 @@ MIXED = [
     decision("ko", "배포 전에 캐시를 비울까요?", "네, 배포 스크립트에서", "오래된 캐시 때문에 장애", ["배포"]),
     decision("quote", 'Name the "retry" policy?', "exponential backoff"),  # a backslash: parsed
     decision("notags", "Which queue for webhooks?", "SQS", "", []),
+    decision("bracket", "Queue or [cron] for reports?", "cron", "", ["a]b", "queue", "[x"]),
     decision("other", "Use Redis for the shop's job queue?", "yes", project="shop-2"),
     decision("mention", 'Redis "shop" queue?', "no", project="elsewhere"),  # names the project
     decision("fold", "ＲＥＤＩＳ or Ｍｅｍｃａｃｈｅｄ for the queue cache?", "Redis"),  # NFKC
@@ -54,7 +55,7 @@ def write_plain(path):
 
 @pytest.mark.parametrize("query", ["Redis job queue", "배포 캐시", "retry policy", "queue broker kafka",
                                    "redis memcached"])
-@pytest.mark.parametrize("write, records", [(write_mixed, 6), (write_plain, 4)])
+@pytest.mark.parametrize("write, records", [(write_mixed, 7), (write_plain, 5)])
 def test_below_exact_it_gives_the_relevance_pass_figures(tmp_path, query, write, records):
     path = tmp_path / "ledger.jsonl"
     write(path)
