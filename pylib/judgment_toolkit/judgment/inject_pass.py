@@ -41,8 +41,10 @@ _TAGS = '"tags":['
 # a list of strings, each without a quote (no backslash), so a "]" inside a tag is read right
 _TAG_LIST = r'("[^"\n]*"(?:,"[^"\n]*")*)\]'
 _TAG_LIST_STR = re.compile(_TAG_LIST)
-_ORDERED_BYTES = re.compile(rb'"question":"([^"]*)","answer":"([^"]*)"(?:,"rationale":"([^"]*)")?'
-                            rb'(?:[^\n]*?"tags":\[' + _TAG_LIST.encode() + rb')?')
+# a record as judgment-ledger writes it, its project's literal key and value put in between
+_RECORD = (rb'\{"id":"[^"\n]*",%s,"decided_at":"[^"\n]*",'
+           rb'"question":"([^"\n]*)","answer":"([^"\n]*)"(?:,"rationale":"([^"\n]*)")?'
+           rb'(?:[^\n]*?"tags":\[' + _TAG_LIST.encode() + rb')?')
 _Q, _A, _R, _T = (rank.WEIGHTS[f] for f in ("question", "answer", "rationale", "tags"))
 
 
@@ -133,7 +135,7 @@ class Pass:
         self.lines_of = {n: [] for n in self.byte_needles}  # needle -> ids of the lines holding it
         self.scored = 0  # lines parsed in the pass that hold a query term (scored exactly)
         self.key = '"project":' + json.dumps(project, ensure_ascii=False)
-        self.keys = (b'"project":' + ledger.project_needle(project), b'"id":"', b'"decided_at":"')
+        self.record = re.compile(_RECORD % re.escape(b'"project":' + ledger.project_needle(project)))
         self.count = 0
         self.total_length = 0.0
 
@@ -153,12 +155,13 @@ class Pass:
 
     def _block(self, base, buf, cut):
         """A block whose every line is a record of the project, written in judgment-ledger's
-        key order and without a backslash, read with a few scans of the whole block; False
-        (and nothing counted) for any other block, read line by line."""
+        key order (id, project, decided_at, question, answer, rationale, ..., tags) and without
+        a backslash, read with a few scans of the whole block; False (and nothing counted) for
+        any other block, read line by line."""
         lines = buf.count(b"\n", 0, cut) + (cut > 0 and buf[cut - 1] != 0x0A)
-        if buf.find(b"\\", 0, cut) != -1 or any(buf.count(k, 0, cut) != lines for k in self.keys):
+        if buf.find(b"\\", 0, cut) != -1:
             return False
-        found = _ORDERED_BYTES.findall(buf, 0, cut)  # one per line, as the counts tell
+        found = self.record.findall(buf, 0, cut)  # at most one a line: "{" opens it
         if len(found) != lines:
             return False
         fields = list(zip(*found))  # questions, answers, rationales, tags
