@@ -171,7 +171,7 @@ class Query:
 
 def _reached(entries, held):
     """The terms whose lexicon alternatives a record holds (`held`): a whole entry, every term
-    of it (one 2-character piece of a long Korean word, such as the 이션 of 애플리케이션, is
+    of it (one 2-character piece of a long Korean word, such as the 이션 of 오케스트레이션, is
     in many unrelated words); linear in both, where asking word by word would cost words x
     entries."""
     reached = set()
