@@ -17,7 +17,8 @@ ledger's own errors); the hook maps every exception to silence.
 
 The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
   1. rank: one pass of the relevance ranking (judgment.rank, BM25 with the lexicon) over the
-     project's records, the question's terms weighing 1 and the option labels' OPTION_WEIGHT;
+     project's records (judgment.inject_pass: read from their bytes, and only the records
+     worth scoring parsed), the question's terms weighing 1 and the option labels' OPTION_WEIGHT;
      the best CANDIDATES records are read back;
   2. accept: a candidate is kept only when it is about what is asked, measured on whole words
      (a Korean word's 2-character pieces count as one word), each weighed by its idf:
@@ -27,7 +28,8 @@ The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
      of their idf; the match is their geometric mean and must reach ACCEPT and MARGIN times
      the best candidate's match;
   3. one topic: the candidates that answer the same question as an accepted record (Topic)
-     form its topic; the newest leads, and the older ones with another answer are "earlier".
+     form its topic; where they disagree the newest leads (else the best match), and the older ones
+     with another answer are "earlier".
 """
 MAX_ANSWERS = 3
 CANDIDATES = 10
@@ -57,13 +59,11 @@ def answers(path, project, question, options=(), env=None):
 def judge(path, project, question, options=(), env=None):
     """[(features, record)] of the best candidates, best match first: the measures of the
     acceptance rule for each (see the module docstring)."""
-    from . import ledger, rank
+    from . import inject_pass
     query = Query(question, options, env)
     if not query.words:
         return []
-    scorer = rank.Scorer(query.terms, query.weights)
-    for offset, rec in ledger.records(path, project):
-        scorer.add(offset, rec)
+    scorer = inject_pass.scorer(path, project, query.terms, query.weights)
     import heapq
     keys = heapq.nlargest(CANDIDATES, scorer.keys())
     if not keys:
@@ -71,7 +71,7 @@ def judge(path, project, question, options=(), env=None):
     idf = query.idf(scorer)
     scores = {key[3]: key[0] for key in keys}
     judged = []
-    for rec in rank.read_back(path, project, [(key[2], key[3]) for key in keys]):
+    for rec in inject_pass.read_back(path, project, [(key[2], key[3]) for key in keys]):
         features = query.features(rec, idf)
         features["bm25"] = scores[rec["id"]]
         judged.append((features, rec))
@@ -91,6 +91,7 @@ class Query:
         option_terms = [t for t in analysis.terms(" ".join(options)) if t not in have]
         lx = lexicon.check(env)
         self.alternatives = {}  # term the lexicon adds -> the question's terms that fired it
+        self.entries = {}  # (terms of a lexicon entry the question lacks) -> the same
         # a generic word is not searched for: it would bring most records into the pass's
         # scoring (the slow part) and weighs little in the rule
         generic = generic_words()
@@ -102,6 +103,8 @@ class Query:
                 continue
             for sources, group in lx.fired(terms):
                 for entry in group:
+                    if base == 1.0 and not have.issuperset(entry):
+                        self.entries.setdefault(tuple(entry), set()).update(sources)
                     share = base * lexicon.EXPANSION_WEIGHT / len(entry)
                     for t in entry:
                         if t in weights and (t in have or weights[t] >= share):
@@ -154,7 +157,7 @@ class Query:
         found = 0.0
         total = 0.0
         generic = generic_words()
-        reached = _reached(self.alternatives, held)
+        reached = _reached(self.entries, held)
         for word in self.words:
             weight = sum(idf.get(t, 0.0) for t in word) / len(word)
             if is_generic(word, generic):
@@ -167,12 +170,14 @@ class Query:
         return found / total if total else 0.0
 
 
-def _reached(alternatives, held):
-    """The terms whose lexicon alternatives a record holds (`held`): linear in both, where
-    asking word by word would cost words x alternatives."""
+def _reached(entries, held):
+    """The terms whose lexicon alternatives a record holds (`held`): a whole entry, every term
+    of it (one 2-character piece of a long Korean word, such as the 이션 of 오케스트레이션, is
+    in many unrelated words); linear in both, where asking word by word would cost words x
+    entries."""
     reached = set()
-    for t, sources in alternatives.items():
-        if t in held:
+    for entry, sources in entries.items():
+        if held.issuperset(entry):
             reached |= sources
     return reached
 
@@ -198,11 +203,13 @@ def topics(accepted, candidates, options=(), env=None):
                         and topic.same(rec, c, match)]
         same.sort(key=lambda c: time_key(c["decided_at"]), reverse=True)
         used.update(id(c) for c in same)
-        lead = same[0]
+        # the newest leads only where the topic's decisions disagree (a reversal); where they
+        # all gave the same answer, the one that answers the asked question best leads
+        lead = same[0] if any(_answer(c) != _answer(rec) for c in same) else rec
         answers = {_answer(lead)}
         earlier = []
-        for c in same[1:]:
-            if _answer(c) not in answers:
+        for c in same:
+            if c is not lead and _answer(c) not in answers:
                 answers.add(_answer(c))
                 earlier.append(c)
         out.append({"record": lead, "earlier": earlier})
@@ -236,9 +243,8 @@ class Topic:
             alternatives = {}
             for sources, group in self.lexicon.fired(terms):
                 for entry in group:
-                    for t in entry:
-                        if t not in terms:
-                            alternatives.setdefault(t, set()).update(sources)
+                    if not terms.issuperset(entry):
+                        alternatives.setdefault(tuple(entry), set()).update(sources)
             self.cache[key] = (words, held, alternatives)
         return self.cache[key]
 
@@ -279,7 +285,7 @@ class Topic:
 GENERIC = """
 use using used new tool tools approach option options choice choose pick way method default type
 kind keep move switch change add make need want go now still first next set get start stop own
-better best good right plan decide decision setup support value
+better best good right plan decide decision setup support value run running
 도구 툴 방식 방법 사용 선택 도입 변경 유지 전환 적용 기준 정하 얼마 얼마나 몇 계속 이번 다음 새로 방향 여부
 """
 

@@ -41,7 +41,6 @@ matching records, and other projects' lines are never parsed. Both reads go thro
 ledger.open_read, so a ledger that is not a regular file is refused as in the match mode.
 """
 import heapq
-import json
 import math
 import re
 
@@ -167,10 +166,7 @@ def read_back(path, project, found):
     with f:
         for offset, rec_id in found:
             f.seek(offset)
-            try:
-                rec = json.loads(f.readline(RECORD_MAX + 1))
-            except (ValueError, RecursionError):
-                continue
-            if type(rec) is dict and rec.get("project") == project and rec.get("id") == rec_id:
+            rec = ledger.record_of(f.readline(RECORD_MAX + 1), project)
+            if rec is not None and rec["id"] == rec_id:
                 yield rec
 

@@ -1,0 +1,288 @@
+"""The ranking pass of recall for automatic injection (judgment.inject): the relevance ranking's
+BM25 (judgment.rank) over the asking project's records, without parsing and analysing every
+record (docs/judgment-ledger.md, "Recall for automatic injection", "Cost").
+
+The hook pays this pass at every question, and in a large ledger of one project whose records all
+share the question's words the relevance pass parses and analyses every one (about 25 µs a
+record). Here the project's lines are read from their bytes:
+  1. a block of lines that are all the project's records in judgment-ledger's key order, without
+     a backslash (every quote then delimits a string), is read with a few scans of the whole
+     block: the question, answer, rationale and tags by one regular expression, their weighted
+     length (the ranking's length, exact), and for each needle of the query's terms
+     (analysis.needles: a substring every word with the term holds) the lines holding it; any
+     other block is read line by line (_line), and a line with a backslash or of another shape
+     is parsed as the ranking parses it;
+  2. N and the average length are the ranking's (every record of the project counted);
+  3. when at most EXACT lines hold a needle, those lines are parsed and scored exactly as the
+     ranking does (rank.Scorer): df, hence every score, is the ranking's own;
+  4. beyond EXACT, df of a term is the number of lines holding one of its needles (an upper
+     bound: "retr" is in "retrieval" too), each such line gets a rough score (the sum of the
+     weighted idf of the terms whose needle it holds), and only the SHORTLIST best of them are
+     parsed and scored exactly (their term counts and length), with that df.
+So its cost is a few C-speed scans per block and the analysis of at most max(EXACT, SHORTLIST)
+records; the relevance mode (`--rank relevance`) keeps its own pass.
+"""
+import heapq
+import itertools
+import json
+import math
+import re
+
+from . import ledger, rank
+from .analysis import fold, needles
+from .lines import RECORD_MAX, Overlong, blocks
+
+EXACT = 200
+SHORTLIST = 100
+
+_STRINGS = ('"question":"', '"answer":"', '"rationale":"')
+_ORDERED = re.compile(r'"question":"([^"]*)","answer":"([^"]*)"(?:,"rationale":"([^"]*)")?')
+_TAGS = '"tags":['
+# a list of strings, each without a quote (no backslash), so a "]" inside a tag is read right
+_TAG_LIST = r'("[^"\n]*"(?:,"[^"\n]*")*)\]'
+_TAG_LIST_STR = re.compile(_TAG_LIST)
+# a record as judgment-ledger writes it, its project's literal key and value put in between
+_RECORD = (rb'\{"id":"[^"\n]*",%s,"decided_at":"[^"\n]*",'
+           rb'"question":"([^"\n]*)","answer":"([^"\n]*)"(?:,"rationale":"([^"\n]*)")?'
+           rb'(?:[^\n]*?"tags":\[' + _TAG_LIST.encode() + rb')?')
+_Q, _A, _R, _T = (rank.WEIGHTS[f] for f in ("question", "answer", "rationale", "tags"))
+
+
+def _texts(line):
+    """(the ranking's weighted length, the searched fields' text) of a line without a
+    backslash, where every quote delimits a string, so `"question":"` is that key and its value
+    ends at the next quote; None when the question or the answer is not a string."""
+    m = _ORDERED.search(line)  # the order judgment-ledger writes: one match for three fields
+    if m is not None:
+        question, answer, rationale = m.groups()
+        rationale = rationale or ""
+        at = line.find(_TAGS, m.end())
+    else:
+        found = []
+        for key in _STRINGS:
+            at = line.find(key)
+            if at == -1:
+                found.append(None)
+                continue
+            at += len(key)
+            found.append(line[at:line.find('"', at)])
+        question, answer, rationale = found
+        if question is None or answer is None:
+            return None
+        rationale = rationale or ""
+        at = line.find(_TAGS)
+    length = _Q * len(question) + _A * len(answer) + _R * len(rationale)
+    text = question + "\0" + answer + "\0" + rationale
+    if at != -1:
+        m = _TAG_LIST_STR.match(line, at + len(_TAGS))
+        tags = m.group(1) if m else ""
+        if tags:
+            n = tags.count('","') + 1
+            length += _T * (len(tags) - 3 * n + 1)
+            text += "\0" + tags
+    return length, text
+
+
+def _line_at(f, offset, step=8192):
+    """The line that starts at `offset`: read in steps, because the ledger's reader is
+    unbuffered and its readline would read one byte at a time."""
+    f.seek(offset)
+    data = f.read(step)
+    while b"\n" not in data and len(data) <= RECORD_MAX:
+        more = f.read(max(step, len(data)))
+        if not more:
+            break
+        data += more
+    end = data.find(b"\n")
+    return data if end == -1 else data[:end]
+
+
+def read_back(path, project, found):
+    """rank.read_back: the records with these (offset, id), read again, in the given order."""
+    f = ledger.open_read(path) if found else None
+    if f is None:
+        return
+    with f:
+        for offset, rec_id in found:
+            rec = ledger.record_of(_line_at(f, offset), project)
+            if rec is not None and rec["id"] == rec_id:
+                yield rec
+
+
+def _chars(data):
+    """The number of characters of UTF-8 bytes."""
+    return len(data) if data.isascii() else len(data.decode("utf-8"))
+
+
+class Pass:
+    """N, the average length and the needle hits of the project's lines; then a rank.Scorer
+    holding the exact entries of the lines worth scoring (see the module docstring)."""
+
+    def __init__(self, path, project, terms, weights):
+        self.path, self.project = path, project
+        self.scorer = rank.Scorer(terms, weights)
+        self.terms = terms
+        self.by_needle = {}  # a needle's UTF-8 bytes -> the indices of the terms it is for
+        for i, t in enumerate(terms):
+            for n in needles(t):
+                self.by_needle.setdefault(n.encode("utf-8"), set()).add(i)
+        self.byte_needles = list(self.by_needle)
+        self.parsed = 0  # json.loads calls, counted for the tests
+        self.offsets = []  # line id -> offset, for the lines holding a needle (read from bytes)
+        self.lines_of = {n: [] for n in self.byte_needles}  # needle -> ids of the lines holding it
+        self.scored = 0  # lines parsed in the pass that hold a query term (scored exactly)
+        self.key = '"project":' + json.dumps(project, ensure_ascii=False)
+        self.record = re.compile(_RECORD % re.escape(b'"project":' + ledger.project_needle(project)))
+        self.count = 0
+        self.total_length = 0.0
+
+    def run(self):
+        f = ledger.open_read(self.path)
+        if f is None:
+            return self
+        needle = ledger.project_needle(self.project)
+        with f:
+            for block in blocks(f):
+                if type(block) is Overlong:
+                    continue
+                if not self._block(*block):
+                    for offset, raw in ledger._scan(*block, needle):
+                        self._line(offset, raw)
+        return self
+
+    def _block(self, base, buf, cut):
+        """A block whose every line is a record of the project, written in judgment-ledger's
+        key order (id, project, decided_at, question, answer, rationale, ..., tags) and without
+        a backslash, read with a few scans of the whole block; False (and nothing counted) for
+        any other block, read line by line."""
+        lines = buf.count(b"\n", 0, cut) + (cut > 0 and buf[cut - 1] != 0x0A)
+        if buf.find(b"\\", 0, cut) != -1:
+            return False
+        found = self.record.findall(buf, 0, cut)  # at most one a line: "{" opens it
+        if len(found) != lines:
+            return False
+        fields = list(zip(*found))  # questions, answers, rationales, tags
+        chars = [_chars(b"\n".join(values)) - (lines - 1) for values in fields]
+        tags = fields[3]
+        tag_chars = chars[3] - 3 * b"".join(tags).count(b'","') - 2 * (lines - tags.count(b""))
+        self.count += lines
+        self.total_length += _Q * chars[0] + _A * chars[1] + _R * chars[2] + _T * tag_chars
+        text = b"\n".join([b"\0".join(values) for values in found])
+        text = fold(text.decode("utf-8"))  # str: `in` on bytes costs several times more
+        texts = None
+        ids = {}  # line in the block -> line id
+        for n, holding in self.lines_of.items():
+            n = n.decode("utf-8")
+            if n not in text:
+                continue
+            if texts is None:
+                texts = text.split("\n")
+            for i in [i for i, t in enumerate(texts) if n in t]:
+                line_id = ids.get(i)
+                if line_id is None:
+                    line_id = ids[i] = len(self.offsets)
+                    self.offsets.append(i)  # the line's number, its offset below
+                holding.append(line_id)
+        if ids:
+            parts = buf[:cut].split(b"\n")
+            starts = [0]
+            starts.extend(itertools.accumulate(len(part) + 1 for part in parts[:-1]))
+            first = min(ids.values())
+            for line_id in range(first, len(self.offsets)):
+                self.offsets[line_id] = base + starts[self.offsets[line_id]]
+        return True
+
+    def _line(self, offset, raw):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            line = "\\"
+        if "\\" in line or self.key not in line or '"id":"' not in line \
+                or '"decided_at":"' not in line:
+            self._parsed_line(offset, raw)
+            return
+        texts = _texts(line)
+        if texts is None:  # no question or answer string: as the ranking reads it
+            self._parsed_line(offset, raw)
+            return
+        length, texts = texts
+        self.count += 1
+        self.total_length += length
+        text = fold(texts).encode("utf-8")
+        line_id = None
+        for n, holding in self.lines_of.items():
+            if n in text:
+                if line_id is None:
+                    line_id = len(self.offsets)
+                    self.offsets.append(offset)
+                holding.append(line_id)
+
+    def _parsed_line(self, offset, raw):
+        self.parsed += 1
+        try:
+            rec = json.loads(raw)
+        except (ValueError, RecursionError):
+            return
+        if type(rec) is dict and rec.get("project") == self.project and ledger.is_record(rec):
+            before = len(self.scorer.hits)
+            self.scorer.add(offset, rec)
+            self.count += 1
+            self.total_length += sum(w * len(t) for w, t in rank._fields(rec))
+            self.scored += len(self.scorer.hits) > before  # scored exactly already
+
+    def finish(self):
+        """The rank.Scorer whose count, df and entries the ranking's keys() and idf read."""
+        s = self.scorer
+        lines = len(self.offsets)
+        exact_df = lines + self.scored <= EXACT
+        if exact_df:
+            chosen = self.offsets
+        else:
+            df = [0] * len(self.terms)
+            held = [set() for _ in self.terms]  # term -> ids of the lines holding a needle of it
+            for n, holding in self.lines_of.items():
+                for i in self.by_needle[n]:
+                    held[i].update(holding)
+            for i, ids in enumerate(held):
+                df[i] = len(ids)
+            for counts in (e[0] for e in s.hits):  # the lines parsed already: their own terms
+                for i, c in enumerate(counts):
+                    if c:
+                        df[i] += 1
+            n = self.count
+            rough = [0.0] * lines
+            for i, ids in enumerate(held):
+                value = s.weights[i] * math.log(1 + (n - df[i] + 0.5) / (df[i] + 0.5))
+                for line_id in ids:
+                    rough[line_id] += value
+            best = heapq.nlargest(SHORTLIST, range(lines), key=lambda i: (rough[i], self.offsets[i]))
+            chosen = [self.offsets[i] for i in best]
+            s.df = df
+        self._score_exactly(sorted(chosen), keep_df=not exact_df)
+        s.count = self.count
+        s.total_length = self.total_length
+        return s
+
+    def _score_exactly(self, offsets, keep_df):
+        s = self.scorer
+        saved = list(s.df)
+        f = ledger.open_read(self.path)
+        if f is None:
+            return
+        with f:
+            for offset in offsets:
+                self.parsed += 1
+                rec = ledger.record_of(_line_at(f, offset), self.project)
+                if rec is not None:
+                    s.add(offset, rec)
+        if keep_df:
+            s.df = saved
+
+
+def scorer(path, project, terms, weights):
+    """A rank.Scorer after one pass over `project`'s records of the ledger at `path` (see the
+    module docstring); `.parsed` of the pass counts the lines parsed."""
+    p = Pass(path, project, terms, weights).run()
+    s = p.finish()
+    s.parsed = p.parsed
+    return s

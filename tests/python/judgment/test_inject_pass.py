@@ -1,0 +1,130 @@
+"""The ranking pass of recall for automatic injection (judgment.inject_pass; docs/judgment-ledger.md,
+"Recall for automatic injection", "Cost"): the project's lines are read from their bytes, and
+only the lines worth scoring are parsed. Below EXACT lines holding a query term it gives what the
+relevance ranking's own pass gives (N, df, lengths, every score); beyond, it still finds the one
+relevant record among thousands that share the question's words, with a bounded number of
+json.loads calls. Real ledgers in tmp_path."""
+import json
+
+import pytest
+
+from judgment_toolkit.judgment import inject, inject_pass, ledger, rank
+from ledger_helpers import write_records
+
+
+def decision(rid, question, answer, rationale="", tags=(), project="shop", at="2025-03-01T10:00:00Z"):
+    return {"id": rid, "project": project, "decided_at": at, "question": question,
+            "answer": answer, "rationale": rationale, "card_ref": f"cards/{rid}.json",
+            "tags": list(tags)}
+
+
+MIXED = [
+    decision("queue", "Use Redis or Postgres for the job queue?", "postgres", "one less service",
+             ["infra", "queue"]),
+    decision("ko", "배포 전에 캐시를 비울까요?", "네, 배포 스크립트에서", "오래된 캐시 때문에 장애", ["배포"]),
+    decision("quote", 'Name the "retry" policy?', "exponential backoff"),  # a backslash: parsed
+    decision("notags", "Which queue for webhooks?", "SQS", "", []),
+    decision("bracket", "Queue or [cron] for reports?", "cron", "", ["a]b", "queue", "[x"]),
+    decision("other", "Use Redis for the shop's job queue?", "yes", project="shop-2"),
+    decision("mention", 'Redis "shop" queue?', "no", project="elsewhere"),  # names the project
+    decision("fold", "ＲＥＤＩＳ or Ｍｅｍｃａｃｈｅｄ for the queue cache?", "Redis"),  # NFKC
+]
+
+
+def relevance_pass(path, project, terms, weights):
+    s = rank.Scorer(terms, weights)
+    for offset, rec in ledger.records(path, project):
+        s.add(offset, rec)
+    return s
+
+
+def write_mixed(path):
+    write_records(path, MIXED)
+    # a record in another key order, and one line that is not a record of the ledger's shape
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(json.dumps({"tags": ["queue"], "answer": "kafka", "question": "Which queue broker?",
+                            "decided_at": "2025-04-01T00:00:00Z", "project": "shop", "id": "order"},
+                           ensure_ascii=False) + "\n")
+        f.write('{"id":"broken","project":"shop","decided_at":"2025-04-02T00:00:00Z","question":"queue?"}\n')
+
+
+def write_plain(path):
+    """Only the project's records, as judgment-ledger writes them: read a block at a time."""
+    write_records(path, [r for r in MIXED if r["project"] == "shop" and '"' not in r["question"]])
+
+
+@pytest.mark.parametrize("query", ["Redis job queue", "배포 캐시", "retry policy", "queue broker kafka",
+                                   "redis memcached"])
+@pytest.mark.parametrize("write, records", [(write_mixed, 7), (write_plain, 5)])
+def test_below_exact_it_gives_the_relevance_pass_figures(tmp_path, query, write, records):
+    path = tmp_path / "ledger.jsonl"
+    write(path)
+    terms, weights = rank.query_terms(query)
+    mine = inject_pass.scorer(str(path), "shop", terms, weights)
+    theirs = relevance_pass(str(path), "shop", terms, weights)
+    assert mine.count == theirs.count == records
+    assert mine.total_length == theirs.total_length
+    assert mine.df == theirs.df
+    assert sorted(mine.keys()) == sorted(theirs.keys())
+    assert sorted(mine.keys()) or query == "retry policy"  # found in the parsed line only
+
+
+def test_a_missing_ledger_has_no_records(tmp_path):
+    s = inject_pass.scorer(str(tmp_path / "none.jsonl"), "shop", ["redi"], [1.0])
+    assert s.count == 0 and s.keys() == []
+
+
+def crowd(path, n, relevant_at):
+    """n records of one project that all share words with the question, one of them relevant."""
+    recs = []
+    for i in range(n):
+        recs.append(decision(f"r{i}", f"Which retry approach for the worker path, given load {i % 10}?",
+                             ["Postgres", "Redis", "a cron job"][i % 3], "fewer moving parts",
+                             ["retry"], at=f"2025-01-01T00:{i // 60 % 60:02d}:{i % 60:02d}Z"))
+    recs[relevant_at] = decision("answer", "How should the payout worker retry failed bank transfers?",
+                                 "exponential backoff, 5 tries", "the bank rate-limits bursts",
+                                 ["payouts"], at="2025-02-01T00:00:00Z")
+    write_records(path, recs)
+
+
+def test_ten_thousand_records_of_one_project_parse_at_most_a_shortlist(tmp_path, monkeypatch):
+    path = tmp_path / "ledger.jsonl"
+    crowd(path, 10_000, 6_789)
+    calls = []
+    real = json.loads
+
+    def counting(data, *a, **k):
+        calls.append(len(data))
+        return real(data, *a, **k)
+
+    monkeypatch.setattr(json, "loads", counting)
+    found = inject.answers(str(path), "shop", "How should the payout worker retry failed bank transfers?")
+    monkeypatch.undo()
+    assert [a["record"]["id"] for a in found] == ["answer"]
+    # the shortlist and the candidates read back, never the 10,000 lines
+    assert 0 < len(calls) <= inject_pass.SHORTLIST + inject.CANDIDATES
+
+
+def test_beyond_exact_df_is_an_upper_bound_and_n_is_exact(tmp_path):
+    path = tmp_path / "ledger.jsonl"
+    crowd(path, 1_000, 10)
+    terms, weights = rank.query_terms("payout worker retry bank transfers")
+    mine = inject_pass.scorer(str(path), "shop", terms, weights)
+    theirs = relevance_pass(str(path), "shop", terms, weights)
+    assert mine.parsed <= inject_pass.SHORTLIST
+    assert mine.count == theirs.count == 1_000
+    assert mine.total_length == theirs.total_length
+    assert all(a >= b for a, b in zip(mine.df, theirs.df))
+    best = max(theirs.keys())
+    assert max(mine.keys())[3] == best[3] == "answer"
+
+
+def test_a_plain_ledger_is_read_a_block_at_a_time_and_a_mixed_one_line_by_line(tmp_path):
+    """The comparison above covers both readings of the bytes."""
+    from judgment_toolkit.judgment.lines import blocks
+    for write, whole in ((write_plain, True), (write_mixed, False)):
+        path = tmp_path / f"{write.__name__}.jsonl"
+        write(path)
+        p = inject_pass.Pass(str(path), "shop", ["redi"], [1.0])
+        with open(path, "rb") as f:
+            assert [p._block(*b) for b in blocks(f)] == [whole]

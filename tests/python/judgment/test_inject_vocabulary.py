@@ -1,0 +1,81 @@
+"""Recall for automatic injection across the ways teams write (docs/judgment-ledger.md, "Recall
+for automatic injection", "Vocabulary"): casual Korean spellings and loanwords find the English
+decision, abbreviations find the full word, through the packaged lexicon's general groups; a
+lexicon alternative counts only when a record holds the whole entry. Real ledgers in tmp_path."""
+import pytest
+
+from judgment_toolkit.judgment import inject, lexicon, rank
+from ledger_helpers import write_records
+
+
+def decision(rid, question, answer, rationale="", tags=()):
+    return {"id": rid, "project": "team", "decided_at": "2025-05-01T10:00:00Z", "question": question,
+            "answer": answer, "rationale": rationale, "card_ref": f"cards/{rid}.json", "tags": list(tags)}
+
+
+TEAM = [
+    decision("redis", "How long should the Redis session cache keep entries?", "24 hours"),
+    decision("k8s", "Should the workers run on Kubernetes or on plain VMs?", "Kubernetes"),
+    decision("prod-db", "Who may run ad-hoc queries against the production database?", "on-call only"),
+    decision("kafka", "Which partition key should the Kafka order events use?", "order id"),
+    decision("perms", "Where do we check permissions for admin endpoints?", "in the API gateway"),
+    decision("github", "Should GitHub Actions run the integration tests on every push?", "only on PRs"),
+    decision("deps", "How often do we update third-party dependencies?", "weekly, by a bot"),
+    decision("orchestration", "Which orchestration tool runs the nightly pipelines?", "Airflow"),
+]
+
+
+@pytest.fixture
+def team(tmp_path):
+    path = tmp_path / "ledger.jsonl"
+    write_records(path, TEAM)
+    return str(path)
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("레디스 세션 캐시 만료는 얼마로?", "redis"),  # a loanword spelled in Hangul
+    ("워커는 쿠버에 올릴까 VM에 둘까?", "k8s"),  # the casual short name
+    ("카프카 주문 이벤트 파티션 키는 뭘로?", "kafka"),
+    ("깃헙 액션에서 통합 테스트는 푸시마다 돌려?", "github"),
+])
+def test_a_casual_korean_question_finds_the_english_decision(team, question, expected):
+    assert [a["record"]["id"] for a in inject.answers(team, "team", question)] == [expected]
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("who can run adhoc queries on prod db?", "prod-db"),  # terse: abbreviations, no article
+    ("k8s or vms for the workers?", "k8s"),
+    ("admin endpoint perms checked where", "perms"),
+    ("how often update deps", "deps"),
+])
+def test_an_abbreviation_finds_the_full_word(team, question, expected):
+    assert [a["record"]["id"] for a in inject.answers(team, "team", question)] == [expected]
+
+
+def test_without_the_groups_the_casual_spelling_finds_nothing(team, tmp_path):
+    """The groups do the work: the English record shares no word with the Hangul spelling."""
+    terms = set(rank.terms("레디스 세션 캐시 만료는 얼마로?"))
+    assert not terms & set(rank.terms(TEAM[0]["question"]))
+    assert "redi" in lexicon.load().expand(rank.terms("레디스"))
+    assert "kubernet" in lexicon.load().expand(rank.terms("쿠버"))
+    assert "product" in lexicon.load().expand(rank.terms("prod"))
+
+
+def test_a_piece_of_a_long_korean_entry_is_not_its_word(tmp_path):
+    """오케스트레이션 is five 2-character pieces; a record holding only 이션 (of 마이그레이션)
+    does not hold "orchestration" for the rule."""
+    path = tmp_path / "ledger.jsonl"
+    write_records(path, [decision("migration", "마이그레이션은 언제 돌릴까?", "배포 직후")])
+    query = inject.Query("Which orchestration tool?", (), None)
+    assert "이션" in query.alternatives  # the piece is searched for ...
+    assert inject._reached(query.entries, {"마이", "이그", "그레", "레이", "이션"}) == set()  # ... but not a match
+    assert inject.answers(str(path), "team", "Which orchestration tool?") == []
+
+
+def test_every_packaged_group_parses_and_links_both_languages_for_the_new_products():
+    groups = lexicon.load().groups()
+    assert len(groups) >= 420
+    for english, korean in (("postgres", "포스트그레스"), ("github", "깃헙"), ("terraform", "테라폼"),
+                            ("notification", "노티"), ("production environment", "운영 환경")):
+        added = lexicon.load().expand(rank.terms(korean))
+        assert set(rank.terms(english)) <= set(added), (english, korean)
