@@ -42,7 +42,8 @@ def write_mixed(path):
     write_records(path, MIXED)
     # a record in another key order, and one line that is not a record of the ledger's shape
     with open(path, "a", encoding="utf-8") as f:
-        f.write(json.dumps({"tags": ["queue"], "answer": "kafka", "question": "Which queue broker?",
+        f.write(json.dumps({"tags": ["queue"], "card_ref": "c", "rationale": "",
+                            "answer": "kafka", "question": "Which queue broker?",
                             "decided_at": "2025-04-01T00:00:00Z", "project": "shop", "id": "order"},
                            ensure_ascii=False) + "\n")
         f.write('{"id":"broken","project":"shop","decided_at":"2025-04-02T00:00:00Z","question":"queue?"}\n')

@@ -96,13 +96,17 @@ def test_recall_context_is_a_dated_list_within_its_byte_bound(shop):
     CONTEXT_LIMIT bytes."""
     from judgment_toolkit.claude.hooks import CONTEXT_LIMIT
     project, home = shop
-    for i in range(12):
-        record(project, f"Which queue backend for service {i}: Redis or Postgres? " + "long " * 60,
-               "postgres", rationale="one less service to run " + "and so on " * 40)
+    # twelve services (a word each: automatic recall tells "service 1" from "service 2" by
+    # no digit), each decided alike
+    names = ["billing", "search", "checkout", "payments", "shipping", "inventory", "reviews",
+             "coupons", "invoices", "returns", "loyalty", "emails"]
+    for name in names:
+        record(project, f"Which queue backend for the {name} service: Redis or Postgres? "
+               + "long " * 60, "postgres", rationale="one less service to run " + "and so on " * 40)
     payload = ask_payload("PreToolUse", project)
     payload["tool_input"]["questions"] = [
-        {"question": f"Which queue backend for service {i}: Redis or Postgres?", "header": "Q",
-         "options": [{"label": "Redis"}, {"label": "Postgres"}]} for i in range(4)]
+        {"question": f"Which queue backend for the {name} service: Redis or Postgres?", "header": "Q",
+         "options": [{"label": "Redis"}, {"label": "Postgres"}]} for name in names[:4]]
     r = run_hook("PreToolUse", payload, home, project)
     context = json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"]
     lines = context.split("\n")

@@ -119,7 +119,7 @@ def test_checkout_hooks_prime_recall_and_stay_silent(shop):
     empty = run_hook("PreToolUse", ask_payload("PreToolUse", project), home, project)
     assert (empty.returncode, empty.stdout) == (0, "")  # nothing matches: nothing said
     subprocess.run([str(ROOT / "scripts" / "judgment-ledger.sh"), "append", "--project", "shop",
-                    "--question", "Use Redis or Postgres for the job queue?", "--answer", "postgres",
+                    "--question", "Use Redis or Postgres as the queue backend?", "--answer", "postgres",
                     "--card-ref", "c.json", "--rationale", "one less service"], cwd=project, check=True)
     for source in ("startup", "resume", "clear", "compact", "fork"):
         r = run_hook("SessionStart", {"session_id": "s", "hook_event_name": "SessionStart",
