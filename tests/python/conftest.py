@@ -121,6 +121,9 @@ def pytest_configure(config):
 
 # The fixtures whose tests are slow whatever their own marker says (builds.py).
 SLOW_FIXTURES = {"source", "wheel", "installed", "mcp_venv", "fresh_source"}
+# The tests that drive a real client nobody here wrote (Claude Code, the MCP Inspector) or a
+# remote and its clones: end to end, whatever their own marker says.
+E2E_PLACES = ("e2e/", "plugin/", "team/", "mcp/test_inspector.py")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -128,6 +131,9 @@ def pytest_collection_modifyitems(config, items):
     the same on every xdist worker, so the workers agree on the order)."""
     listed = _costs.read_slow_list(Path(__file__).with_name("slow_tests.txt"))
     for item in items:
+        if item.nodeid.startswith(tuple(f"tests/python/{p}" for p in E2E_PLACES)) or \
+                item.nodeid.startswith(E2E_PLACES):
+            item.add_marker(pytest.mark.e2e)
         if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())) or (
                 item.nodeid in listed and not item.get_closest_marker("quick")):
             item.add_marker(pytest.mark.slow)
