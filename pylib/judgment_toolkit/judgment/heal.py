@@ -1,7 +1,8 @@
 """Put back the records a git operation overwrote: every journal entry (judgment.journal) that
 the ledger now at the path lacks is appended again, under the ledger's lock, in one write; then
-the journal keeps only what the ledger still lacks (docs/team-memory.md, "What git can still
-lose"). `judgment-kit heal` runs it; the git hooks that `judgment-kit share` installs run that
+the journal keeps only what is not yet both in the ledger and in its last commit
+(docs/team-memory.md, "What git can still lose"): an uncommitted record can still be lost to
+the next git operation, a committed one cannot. `judgment-kit heal` runs it; the git hooks that `judgment-kit share` installs run that
 after every commit, merge, checkout and rewrite.
 
 A journal entry is in the ledger when the ledger holds the same line, or a record of the same
@@ -11,6 +12,7 @@ journal (one pass each, a set of lines; records are parsed only when a line is n
 is). A ledger that git removed (a branch without it) is not created again.
 """
 import os
+import subprocess
 
 from . import journal, place, writer
 
@@ -57,12 +59,34 @@ def heal(ledger=None, timeout=writer.LOCK_TIMEOUT):
                     raise writer.AppendSkipped(f"short write to {ledger} (rolled back)")
                 os.fsync(fd)
                 data += out
-            journal.trim(jfd, data)
+            journal.trim(jfd, data, committed=committed(ledger))
         finally:
             os.close(jfd)
     finally:
         os.close(fd)
     return len(missing)
+
+
+_GIT_PLACE = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+              "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_PREFIX", "GIT_COMMON_DIR")
+
+
+def committed(ledger):
+    """The ledger's bytes in the main worktree's last commit (its HEAD, in the common dir), or
+    None when it is not tracked there (or git cannot say): then the journal keeps only what the
+    working file lacks. A hook runs with git's own GIT_DIR and index set; they are dropped so
+    the question goes to the ledger's repository."""
+    repo = place.repository(ledger.base) if isinstance(ledger, place.Confined) else None
+    if repo is None:
+        return None
+    rel = "/".join(ledger.parts)
+    env = {k: v for k, v in os.environ.items() if k not in _GIT_PLACE}
+    try:
+        done = subprocess.run(["git", f"--git-dir={repo.common}", "cat-file", "blob",
+                               f"HEAD:{rel}"], env=env, capture_output=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout if done.returncode == 0 else None
 
 
 def main(argv, err):

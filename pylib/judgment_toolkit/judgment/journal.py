@@ -140,12 +140,17 @@ def entries(data):
     return [x + b"\n" for x in lines[:-1] if x]
 
 
-def trim(fd, ledger_data, keep_bytes=None):
-    """Rewrite the locked journal with only the entries the ledger does not hold (and, when
-    `keep_bytes` is given and they are still more, only the newest within it). In place, so an
-    appender waiting on the journal's lock still writes to the one journal."""
+def trim(fd, ledger_data, keep_bytes=None, committed=None):
+    """Rewrite the locked journal with only the entries the ledger does not hold, or (when
+    `committed`, the ledger's bytes in the last commit, is given) that are not both in the
+    ledger and committed: a record that is only in the working file can still be lost to the
+    next git operation. When `keep_bytes` is given and they are still more, only the newest
+    within it are kept. In place, so an appender waiting on the journal's lock still writes to
+    the one journal."""
     have = Holdings(ledger_data)
-    kept = [x for x in entries(read_all(fd)) if not have.has(x)]
+    safe = Holdings(committed) if committed is not None else None
+    kept = [x for x in entries(read_all(fd))
+            if not (have.has(x) and (safe is None or safe.has(x)))]
     if keep_bytes is not None:
         total, newest = 0, []
         for x in reversed(kept):
