@@ -161,7 +161,10 @@ def main():
         print(f"  pull wall time: median {pull_times[len(pull_times) // 2] * 1000:.0f} ms, "
               f"max {pull_times[-1] * 1000:.0f} ms")
     finally:
-        shutil.rmtree(root, ignore_errors=True)
+        if not os.environ.get("KEEP"):
+            shutil.rmtree(root, ignore_errors=True)
+        else:
+            print(root)
 
 
 if __name__ == "__main__":

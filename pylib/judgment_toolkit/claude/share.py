@@ -168,11 +168,12 @@ def hooks_dir(top) -> Path:
     return Path(done.stdout.strip())
 
 
-def hook_command() -> str:
-    """The hook's line: heal from this installation, silently nothing when it is gone."""
+def hook_command(hook) -> str:
+    """The hook's line: heal from this installation (with git's arguments to the hook),
+    silently nothing when it is gone."""
     from judgment_toolkit.claude.kit import tool_path
     kit = shlex.quote(tool_path("judgment-kit") or "judgment-kit")
-    return f"command -v {kit} >/dev/null 2>&1 && {kit} heal; true"
+    return f'command -v {kit} >/dev/null 2>&1 && {kit} heal --hook {hook} "$@"; true'
 
 
 def is_sh(text) -> bool:
@@ -195,11 +196,11 @@ def add_hook(path: Path) -> str | None:
             raise ShareError(f"{path} is not an sh script, so share leaves it as it is; add "
                              "`judgment-kit heal` to it, then run share again", EXIT_CANNOT)
         first, _, rest = text.partition("\n")
-        write(path, f"{first}\n{HOOK_MARK}\n{hook_command()}\n{rest}")
+        write(path, f"{first}\n{HOOK_MARK}\n{hook_command(path.name)}\n{rest}")
         mode = path.stat().st_mode
         os.chmod(path, mode | 0o111)
-        return f"{path}: heal line added to your hook"
-    write(path, f"#!/bin/sh\n{HOOK_MARK}\n{hook_command()}\n")
+        return f"{path}: your hook"
+    write(path, f"#!/bin/sh\n{HOOK_MARK}\n{hook_command(path.name)}\n")
     os.chmod(path, 0o755)
     return f"{path}: runs judgment-kit heal"
 
@@ -301,7 +302,7 @@ def share(top, info, name) -> list:
         write(top / PROJECT_FILE, name + "\n")
         done.append(f"{PROJECT_FILE}: {name}")
     folder = hooks_dir(top)
-    skipped = []
+    skipped, made, chained = [], [], []
     for hook in HOOKS:
         try:
             changed = add_hook(folder / hook)
@@ -309,7 +310,12 @@ def share(top, info, name) -> list:
             skipped.append(str(exc))
             continue
         if changed:
-            done.append(changed)
+            (chained if changed.endswith("your hook") else made).append(hook)
+    if made:
+        done.append(f"git hooks {' '.join(made)} in {folder}: run judgment-kit heal")
+    if chained:
+        done.append(f"your git hooks {' '.join(chained)} in {folder}: also run judgment-kit heal "
+                    "(a marked line after the first)")
     if skipped:
         raise ShareError("; ".join(skipped) + " (everything else is set up: "
                          + ("; ".join(done) if done else "unchanged") + ")")
@@ -329,9 +335,9 @@ def unshare(top, info) -> list:
         (top / PROJECT_FILE).unlink()
         done.append(f"{PROJECT_FILE}: removed")
     folder = hooks_dir(top)
-    for hook in HOOKS:
-        if remove_hook(folder / hook):
-            done.append(f"{folder / hook}: heal line removed")
+    gone = [hook for hook in HOOKS if remove_hook(folder / hook)]
+    if gone:
+        done.append(f"git hooks {' '.join(gone)} in {folder}: share's line removed")
     return done
 
 

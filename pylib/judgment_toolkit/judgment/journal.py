@@ -9,7 +9,8 @@ the git hooks that `judgment-kit share` installs) puts it back (judgment.heal).
 Only a repository's own ledger (a place.Confined path) is journaled; a ledger that
 HARNESS_JUDGMENT_LEDGER names is the user's own file, which no git operation of ours touches.
 The journal is best effort: any failure is one stderr note per process and never fails the
-append. It is bounded: past MAX_BYTES the writer drops what the ledger holds (trim).
+append. It is bounded: past MAX_BYTES, the next append or heal keeps what the ledger lacks and
+the newest of the rest, up to half of MAX_BYTES (trim).
 
 Standard library only.
 """
@@ -140,26 +141,24 @@ def entries(data):
     return [x + b"\n" for x in lines[:-1] if x]
 
 
-def trim(fd, ledger_data, keep_bytes=None, committed=None):
-    """Rewrite the locked journal with only the entries the ledger does not hold, or (when
-    `committed`, the ledger's bytes in the last commit, is given) that are not both in the
-    ledger and committed: a record that is only in the working file can still be lost to the
-    next git operation. When `keep_bytes` is given and they are still more, only the newest
-    within it are kept. In place, so an appender waiting on the journal's lock still writes to
-    the one journal."""
+def trim(fd, ledger_data, keep_bytes):
+    """Rewrite the locked journal with the entries the ledger does not hold, then as many of the
+    newest entries it holds as fit in `keep_bytes`. In place, so an appender waiting on the
+    journal's lock still writes to the one journal."""
     have = Holdings(ledger_data)
-    safe = Holdings(committed) if committed is not None else None
-    kept = [x for x in entries(read_all(fd))
-            if not (have.has(x) and (safe is None or safe.has(x)))]
-    if keep_bytes is not None:
-        total, newest = 0, []
-        for x in reversed(kept):
-            total += len(x)
-            if total > keep_bytes:
-                break
-            newest.append(x)
-        kept = newest[::-1]
-    data = b"".join(kept)
+    held, lacking = [], set()
+    for x in entries(read_all(fd)):
+        if have.has(x):
+            held.append(x)
+        else:
+            lacking.add(x)
+    room, newest = keep_bytes - sum(map(len, lacking)), set()
+    for x in reversed(held):
+        room -= len(x)
+        if room < 0:
+            break
+        newest.add(x)
+    data = b"".join(x for x in entries(read_all(fd)) if x in lacking or x in newest)
     os.ftruncate(fd, 0)
     if data:
         os.pwrite(fd, data, 0)

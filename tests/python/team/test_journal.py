@@ -104,13 +104,22 @@ def test_a_pull_after_git_overwrote_an_append_restores_it_once(team, env):
     r = git(b, env, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")
     assert RESTORED in r.stderr
     assert count(b, mine) == 1 and count(b, theirs) == 1
-    # the next heal finds nothing to restore; the journal keeps the record until it is committed
+    # the next heal finds nothing to restore
     r = run(b, env, SCRIPTS / "judgment-kit", "heal")
     assert r.stderr == "" and r.stdout == ""
     assert count(b, mine) == 1
-    assert [json.loads(x)["id"] for x in journal_file(b).read_bytes().splitlines()] == [mine]
-    git(b, env, "commit", "-qam", "bob's decision")
-    assert journal_file(b).read_bytes() == b""
+
+
+def test_a_commit_of_a_ledger_git_left_short_is_healed_by_the_next_commit_hook(team, env):
+    """git can leave a ledger without committed records (a merge that failed half-way, the file
+    re-created by an append meanwhile); a commit of that file is followed by the heal."""
+    _, b = team
+    mine, _ = append(b, env, "committed, then lost")
+    git(b, env, "commit", "-qam", "decision")
+    (b / LEDGER).write_bytes(b"")
+    r = git(b, env, "commit", "-qam", "the ledger as git left it")
+    assert RESTORED in r.stderr
+    assert count(b, mine) == 1
 
 
 def test_a_file_checkout_restores_what_it_overwrote(team, env):
@@ -136,8 +145,8 @@ def test_a_rebase_restores_what_git_overwrote(team, env):
 
 
 def test_a_branch_switch_does_not_bring_back_committed_records(team, env):
-    """A record committed on one branch is no record git overwrote: the commit's hook dropped it
-    from the journal, so a branch without it stays clean."""
+    """A record committed on the branch left is no record git overwrote: post-checkout leaves
+    it with that branch, so the branch switched to stays clean; a switch back finds it there."""
     _, b = team
     mine, _ = append(b, env, "on main only")
     git(b, env, "commit", "-qam", "decision")
@@ -145,6 +154,8 @@ def test_a_branch_switch_does_not_bring_back_committed_records(team, env):
     assert "restored" not in r.stderr
     assert git(b, env, "status", "--porcelain").stdout == ""
     assert mine not in (b / LEDGER).read_text()
+    git(b, env, "checkout", "-q", "main")
+    assert count(b, mine) == 1
 
 
 def test_share_installs_the_hooks_chains_a_users_hook_and_removes_exactly_its_lines(tmp_path, env):
@@ -158,7 +169,7 @@ def test_share_installs_the_hooks_chains_a_users_hook_and_removes_exactly_its_li
     os.chmod(hooks / "post-checkout", 0o755)
     assert run(repo, env, SCRIPTS / "judgment-kit", "share", "--check", check=False).returncode == 1
     out = run(repo, env, SCRIPTS / "judgment-kit", "share").stdout
-    assert "heal line added to your hook" in out
+    assert f"your git hooks post-checkout in {hooks}: also run judgment-kit heal" in out
     assert not (repo / ".git" / "hooks" / "post-merge").exists()
     for hook in HOOKS:
         text = (hooks / hook).read_text()
@@ -250,10 +261,10 @@ def test_the_journal_stays_bounded_and_keeps_what_the_ledger_lacks(tmp_path, env
     fd = journal.open_locked(str(journal_file(repo)))
     try:
         os.write(fd, lost)
-        journal.trim(fd, (repo / LEDGER).read_bytes())
+        journal.trim(fd, (repo / LEDGER).read_bytes(), len(lost) + 2 * len(line_of(100)))
     finally:
         os.close(fd)
-    assert journal_file(repo).read_bytes() == lost
+    assert journal_file(repo).read_bytes() == line_of(198) + line_of(199) + lost
 
 
 def test_heal_dedupes_by_project_and_id_and_never_recreates_a_removed_ledger(tmp_path, env):
@@ -272,7 +283,7 @@ def test_heal_dedupes_by_project_and_id_and_never_recreates_a_removed_ledger(tmp
     assert heal.heal(path) == 2  # 2 (twice in the journal) and other's 7; 1 is held respelled
     data = (repo / LEDGER).read_bytes()
     assert data == line_of(0) + respelled + line_of(2) + line_of(7, project="other")
-    assert heal.heal(path) == 0 and journal_file(repo).read_bytes() == b""
+    assert heal.heal(path) == 0
     writer.append(path, line_of(8), fsync=False)
     (repo / LEDGER).unlink()
     assert heal.heal(path) == 0
