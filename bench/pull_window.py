@@ -15,7 +15,11 @@ commit ("local changes would be overwritten"; git then puts its snapshot of the 
 back, and whatever was appended meanwhile is gone); failed because an append created the file
 between git's unlink and its create. Figures are printed, never asserted.
 
-    .venv/bin/python bench/pull_window.py [--rounds 200] [--gap-ms 5] [--floor]
+Clone B's share installs the git hooks that run `judgment-kit heal` (the journal, same section):
+the figures then count what is still lost with them; --no-heal takes them out, and --floor
+never runs share. The last line but one counts what is lost after one more heal by hand.
+
+    .venv/bin/python bench/pull_window.py [--rounds 200] [--gap-ms 5] [--no-heal | --floor]
 """
 import argparse
 import json
