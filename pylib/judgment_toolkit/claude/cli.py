@@ -1,6 +1,7 @@
 """judgment-kit's command line: `hook NAME` (the Claude Code hooks, judgment_toolkit.claude.hooks),
 `setup-claude` (judgment_toolkit.claude.setup), `share` (judgment_toolkit.claude.share),
-`heal` (judgment_toolkit.judgment.heal, which share's git hooks run) and `project` (the ledger's project name, kit). Apart from kit, whose lookups both
+`heal` (judgment_toolkit.judgment.heal, which share's git hooks run) and `project` (the
+ledger's project name, kit). Apart from kit, whose lookups both
 of them import, so that the import graph stays acyclic (tests/python/imports); each branch
 imports only what it runs, since a hook pays for every import on every call.
 """

@@ -1,8 +1,10 @@
 """Put back the records a git operation overwrote: every journal entry (judgment.journal) that
-the ledger now at the path lacks is appended again, under the ledger's lock, in one write; (docs/team-memory.md, "What git can still lose"). The journal keeps the newest appends, up to
-journal.MAX_BYTES, whether committed or not: git can also leave a ledger that lacks committed
-records (a merge that fails half-way), and the next commit would commit that loss. `judgment-kit heal` runs it; the git hooks that `judgment-kit share` installs run that
-after every commit, merge, checkout and rewrite.
+the ledger now at the path lacks is appended again, under the ledger's lock, in one write
+(docs/team-memory.md, "What git can still lose"). `judgment-kit heal` runs it; the git hooks
+that `judgment-kit share` installs run that after every commit, merge, checkout and rewrite.
+The journal keeps the newest appends, up to journal.MAX_BYTES, whether committed or not: git
+can also leave a ledger that lacks committed records (a merge that fails half-way), and the
+next commit would commit that loss.
 
 A journal entry is in the ledger when the ledger holds the same line, or a record of the same
 (project, id) (the record's identity, docs/judgment-ledger.md, "The record"), so a heal never
