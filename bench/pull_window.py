@@ -15,7 +15,11 @@ commit ("local changes would be overwritten"; git then puts its snapshot of the 
 back, and whatever was appended meanwhile is gone); failed because an append created the file
 between git's unlink and its create. Figures are printed, never asserted.
 
-    .venv/bin/python bench/pull_window.py [--rounds 200] [--gap-ms 5] [--floor]
+Clone B's share installs the git hooks that run `judgment-kit heal` (the journal, same section):
+the figures then count what is still lost with them; --no-heal takes them out, and --floor
+never runs share. The last line but one counts what is lost after one more heal by hand.
+
+    .venv/bin/python bench/pull_window.py [--rounds 200] [--gap-ms 5] [--no-heal | --floor]
 """
 import argparse
 import json
@@ -31,7 +35,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "pylib"))
-from judgment_toolkit.judgment import appending, writer  # noqa: E402
+from judgment_toolkit.judgment import appending, place, writer  # noqa: E402
 
 LEDGER = ".claude/state/judgment-ledger.jsonl"
 ENV = dict(os.environ, GIT_AUTHOR_NAME="b", GIT_AUTHOR_EMAIL="b@x", GIT_COMMITTER_NAME="b",
@@ -67,7 +71,7 @@ def ids_in(path):
 class Appender(threading.Thread):
     def __init__(self, clone, gap):
         super().__init__(daemon=True)
-        self.path, self.gap = str(clone / LEDGER), gap
+        self.path, self.gap = place.ledger_path(str(clone))[0], gap  # the repository's own
         self.written = []
         self.stop = threading.Event()
 
@@ -88,7 +92,11 @@ def main():
     ap.add_argument("--rounds", type=int, default=200)
     ap.add_argument("--gap-ms", type=float, default=5.0)
     ap.add_argument("--floor", action="store_true",
-                    help="clone B never runs share: git's built-in union merges its ledger")
+                    help="clone B never runs share: git's built-in union merges its ledger, "
+                         "and no hook heals it")
+    ap.add_argument("--no-heal", action="store_true",
+                    help="clone B runs share, then its git hooks are taken out: the driver "
+                         "merges, nothing heals")
     args = ap.parse_args()
     root = Path(tempfile.mkdtemp(prefix="bench-pull-"))
     try:
@@ -105,6 +113,9 @@ def main():
         git(root, "clone", "-q", str(remote), str(b))
         if not args.floor:
             subprocess.run(kit[:2], cwd=b, env=ENV, check=True, capture_output=True)
+            if args.no_heal:
+                for hook in ("post-commit", "post-merge", "post-checkout", "post-rewrite"):
+                    (b / ".git" / "hooks" / hook).unlink()
 
         thread = Appender(b, args.gap_ms / 1000)
         thread.start()
@@ -132,9 +143,14 @@ def main():
         thread.join()
         have = ids_in(b / LEDGER)
         lost = [(i, t) for i, t in thread.written if i not in have]
+        heal = subprocess.run([kit[0], "heal"], cwd=b, env=ENV, capture_output=True, text=True)
+        have = ids_in(b / LEDGER)
+        lost_at_end = [i for i, _ in thread.written if i not in have]
         pull_times.sort()
+        mode = "union floor, no heal" if args.floor else "judgment-ledger merge" + (
+            ", no heal" if args.no_heal else ", heal by share's git hooks")
         print(f"{args.rounds} pulls of a changed ledger while clone B appends (a gap of at most "
-              f"{args.gap_ms} ms; {'union floor' if args.floor else 'judgment-ledger merge'}); git "
+              f"{args.gap_ms} ms; {mode}); git "
               f"{git(root, 'version').stdout.split()[-1]}")
         for kind in ("merged", "refused", "failed"):
             mine = [(s0, s1) for k, s0, s1 in spans if k == kind]
@@ -144,10 +160,15 @@ def main():
                   f"{len(gone)} lost")
         print(f"  all: {len(thread.written)} records appended, {len(lost)} lost "
               f"({100 * len(lost) / max(1, len(thread.written)):.2f}%)")
+        print(f"  after one more judgment-kit heal (as the next commit or pull runs it): "
+              f"{len(lost_at_end)} lost ({heal.stderr.strip() or 'nothing restored'})")
         print(f"  pull wall time: median {pull_times[len(pull_times) // 2] * 1000:.0f} ms, "
               f"max {pull_times[-1] * 1000:.0f} ms")
     finally:
-        shutil.rmtree(root, ignore_errors=True)
+        if not os.environ.get("KEEP"):
+            shutil.rmtree(root, ignore_errors=True)
+        else:
+            print(root)
 
 
 if __name__ == "__main__":

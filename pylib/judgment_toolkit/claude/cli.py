@@ -1,6 +1,7 @@
 """judgment-kit's command line: `hook NAME` (the Claude Code hooks, judgment_toolkit.claude.hooks),
-`setup-claude` (judgment_toolkit.claude.setup), `share` (judgment_toolkit.claude.share) and
-`project` (the ledger's project name, kit). Apart from kit, whose lookups both
+`setup-claude` (judgment_toolkit.claude.setup), `share` (judgment_toolkit.claude.share),
+`heal` (judgment_toolkit.judgment.heal, which share's git hooks run) and `project` (the
+ledger's project name, kit). Apart from kit, whose lookups both
 of them import, so that the import graph stays acyclic (tests/python/imports); each branch
 imports only what it runs, since a hook pays for every import on every call.
 """
@@ -20,6 +21,12 @@ def main(argv=None) -> int:
     if argv[:1] == ["share"]:
         from judgment_toolkit.claude import share
         return share.main(argv[1:])
+    if argv[:1] == ["heal"]:
+        if argv[1:2] in (["-h"], ["--help"]):
+            sys.stdout.write(kit.USAGE)
+            return 0
+        from judgment_toolkit.judgment import heal
+        return heal.main(argv[1:], sys.stderr)
     if argv[:1] == ["project"]:
         return kit.print_project(argv[1:])
     if argv[:1] in (["-h"], ["--help"]):

@@ -22,6 +22,7 @@ INSTALL_HINT = ("judgment-toolkit: its commands are not installed (looked on PAT
 USAGE = """usage: judgment-kit hook session-start|ask-recall|ask-capture
        judgment-kit setup-claude [--global] [--check | --remove] [--project-dir DIR] [--goal GOAL]...
        judgment-kit share [--check | --remove] [--project NAME]
+       judgment-kit heal
        judgment-kit project [--dir DIR]
 Claude Code hooks (JSON on stdin; never fail, never block a tool call) and the setup command
 that writes the hook wiring and the permissions into .claude/settings.local.json (or
@@ -29,11 +30,14 @@ that writes the hook wiring and the permissions into .claude/settings.local.json
 share (run in a git repository) opts it into a team ledger committed with the code: the
 ledger's merge rule in .gitattributes (git's union, for every clone) and this clone's merge
 driver (a union by record), the ledger un-ignored, the project name in .claude/judgment-project;
-it makes no commit and prints the one that does.
+it makes no commit and prints the one that does. It also installs this clone's git hooks
+post-commit, post-merge, post-checkout and post-rewrite, which run heal.
+heal appends again to the repository's ledger the records that a git operation overwrote
+(kept in a journal in the git dir); quiet unless it restored some.
 project prints the ledger's project name for DIR (default $CLAUDE_PROJECT_DIR, else the
 current folder), exactly as the hooks derive it.
 exit codes:
-  0   hook: always; setup, share: written (or unchanged); --check: set up; --remove: removed;
+  0   hook, heal: always; setup, share: written (or unchanged); --check: set up; --remove: removed;
       project: printed
   1   --check: not set up
   64  usage error (share: also outside a git worktree)

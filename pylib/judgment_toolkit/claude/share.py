@@ -16,6 +16,12 @@ user wrote:
   ignored).
 - .claude/judgment-project (committed): the project name, so every clone and worktree,
   whatever its folder is called, reads and writes the same project.
+- the git hooks post-commit, post-merge, post-checkout and post-rewrite (this clone only, in
+  the folder `git rev-parse --git-path hooks` names, core.hooksPath included): a marked line
+  that runs `judgment-kit heal`, which puts back the records a git operation overwrote
+  (docs/team-memory.md, "What git can still lose"). A user's own sh hook gets the line right
+  after its first line and is otherwise kept; a hook in another language is left alone and
+  named, for the user to call heal from it.
 It makes no commit: it prints the command that does.
 """
 from __future__ import annotations
@@ -152,6 +158,77 @@ def driver_command() -> str:
     return f"{shlex.quote(tool)} merge %O %A %B || git merge-file --union %A %O %B"
 
 
+HOOKS = ("post-commit", "post-merge", "post-checkout", "post-rewrite")
+HOOK_MARK = f"{MARK} restore the ledger records a git operation overwrote"
+SHELLS = ("sh", "bash", "dash", "zsh", "ksh")
+
+
+def hooks_dir(top) -> Path:
+    done = git(top, "rev-parse", "--path-format=absolute", "--git-path", "hooks")
+    return Path(done.stdout.strip())
+
+
+def hook_command(hook) -> str:
+    """The hook's line: heal from this installation (with git's arguments to the hook),
+    silently nothing when it is gone."""
+    from judgment_toolkit.claude.kit import tool_path
+    kit = shlex.quote(tool_path("judgment-kit") or "judgment-kit")
+    return f'command -v {kit} >/dev/null 2>&1 && {kit} heal --hook {hook} "$@"; true'
+
+
+def is_sh(text) -> bool:
+    first = text.split("\n", 1)[0]
+    if not first.startswith("#!"):
+        return False
+    words = first[2:].split()
+    names = [os.path.basename(w) for w in words[:2]]
+    return any(n in SHELLS for n in names)
+
+
+def add_hook(path: Path) -> str | None:
+    """Install the heal line in one hook; what changed in words, or None when it was there.
+    Raises ShareError for a hook that is not an sh script (left as it is)."""
+    if path.exists():
+        text = path.read_text(encoding="utf-8")
+        if HOOK_MARK in text.splitlines():
+            return None
+        if not is_sh(text):
+            raise ShareError(f"{path} is not an sh script, so share leaves it as it is; add "
+                             "`judgment-kit heal` to it, then run share again", EXIT_CANNOT)
+        first, _, rest = text.partition("\n")
+        write(path, f"{first}\n{HOOK_MARK}\n{hook_command(path.name)}\n{rest}")
+        mode = path.stat().st_mode
+        os.chmod(path, mode | 0o111)
+        return f"{path}: your hook"
+    write(path, f"#!/bin/sh\n{HOOK_MARK}\n{hook_command(path.name)}\n")
+    os.chmod(path, 0o755)
+    return f"{path}: runs judgment-kit heal"
+
+
+def remove_hook(path: Path) -> bool:
+    """Take out the mark line and the line under it; the hook goes when share made it."""
+    if not path.exists():
+        return False
+    lines = path.read_text(encoding="utf-8").split("\n")
+    if HOOK_MARK not in lines:
+        return False
+    at = lines.index(HOOK_MARK)
+    del lines[at:at + 2]
+    if [x for x in lines if x] == ["#!/bin/sh"]:
+        path.unlink()
+    else:
+        write(path, "\n".join(lines))
+        os.chmod(path, 0o755)  # write() made a new file: keep the hook runnable
+    return True
+
+
+def hook_installed(path: Path) -> bool:
+    try:
+        return HOOK_MARK in path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
 def driver_registered(top) -> bool:
     done = git(top, "config", "--local", "--get", f"merge.{DRIVER}.driver", check=False)
     return done.returncode == 0 and " merge %O %A %B" in done.stdout
@@ -178,6 +255,10 @@ def missing(top, info) -> list:
         gaps.append(f"git config has no merge.{DRIVER}.driver")
     if ignored(top, LEDGER):
         gaps.append(f"{LEDGER} is ignored by git")
+    folder = hooks_dir(top)
+    absent = [h for h in HOOKS if not hook_installed(folder / h)]
+    if absent:
+        gaps.append(f"the git hooks {', '.join(absent)} in {folder} do not run judgment-kit heal")
     if project_file_name(top) is None:
         gaps.append(f"{PROJECT_FILE} is missing or empty")
     elif ignored(top, PROJECT_FILE):
@@ -220,6 +301,24 @@ def share(top, info, name) -> list:
     if project_file_name(top) != name:
         write(top / PROJECT_FILE, name + "\n")
         done.append(f"{PROJECT_FILE}: {name}")
+    folder = hooks_dir(top)
+    skipped, made, chained = [], [], []
+    for hook in HOOKS:
+        try:
+            changed = add_hook(folder / hook)
+        except ShareError as exc:
+            skipped.append(str(exc))
+            continue
+        if changed:
+            (chained if changed.endswith("your hook") else made).append(hook)
+    if made:
+        done.append(f"git hooks {' '.join(made)} in {folder}: run judgment-kit heal")
+    if chained:
+        done.append(f"your git hooks {' '.join(chained)} in {folder}: also run judgment-kit heal "
+                    "(a marked line after the first)")
+    if skipped:
+        raise ShareError("; ".join(skipped) + " (everything else is set up: "
+                         + ("; ".join(done) if done else "unchanged") + ")")
     return done
 
 
@@ -235,6 +334,10 @@ def unshare(top, info) -> list:
     if (top / PROJECT_FILE).exists():
         (top / PROJECT_FILE).unlink()
         done.append(f"{PROJECT_FILE}: removed")
+    folder = hooks_dir(top)
+    gone = [hook for hook in HOOKS if remove_hook(folder / hook)]
+    if gone:
+        done.append(f"git hooks {' '.join(gone)} in {folder}: share's line removed")
     return done
 
 

@@ -7,7 +7,7 @@ import mmap
 import os
 import time
 
-from . import place
+from . import journal, place
 from .ledger import ESCAPES, _not_regular
 from .lines import RECORD_MAX
 
@@ -33,6 +33,10 @@ def append(path, line, timeout=LOCK_TIMEOUT, fsync=True, find=None):
     names another file, or the same one without the line where it was written, the line is
     appended to the file now there too, unless it already holds it (docs/judgment-ledger.md,
     "When git replaces the ledger"); readers count a record written twice once.
+
+    Then, still under the lock, a repository's ledger copies the line to its journal in the git
+    dir (judgment.journal; best effort, never an error), from which `judgment-kit heal` puts back
+    what a git operation overwrote (docs/team-memory.md, "What git can still lose").
 
     Raises AppendSkipped naming the reason on any I/O failure, for a ledger that is not a
     regular file (a FIFO, a device, a socket; a symlink given by HARNESS_JUDGMENT_LEDGER is
@@ -64,6 +68,7 @@ def append(path, line, timeout=LOCK_TIMEOUT, fsync=True, find=None):
             if _holds(fd, line):
                 break
             at = _write(fd, path, line, os.fstat(fd).st_size, fsync)
+        journal.add(path, line, fd)  # still under the lock: a heal sees both or neither
     except OSError as e:
         raise AppendSkipped(f"cannot write {path}: {_reason(e)}") from None
     finally:
