@@ -68,7 +68,14 @@ KOREAN_SUFFIXES = tuple(sorted(set("""
 할까요 하나요 합니까 합니다 하세요 해야 해요 하는 하기 하면 해서 했다 할지 하지 한다 하고 하여
 하죠 할까 할 한 해 했 되나요 될까요 됩니다 되는 되면 돼야 되어 된다 될 된 돼
 인가요 일까요 입니까 입니다 인지 이다 있나요 있을까요 없나요
+하자 할래 하냐 하니 할지 될지 해도 할거 할건지 하는지 되는지 해야함 해야해 해야돼 해야지 함 됨 임 씀
 """.split()), key=len, reverse=True))
+# The one-syllable Korean nouns of software talk (loanwords mostly: 큐 is "queue", 앱 "app"),
+# kept as terms although a word needs MIN_LEN characters: "큐는" -> 큐. Any other one-syllable
+# Hangul word (좀, 더, 것, 수, 왜, ...) says nothing about a decision and is dropped.
+KOREAN_ONE_SYLLABLE = frozenset("""
+큐 잡 앱 웹 키 락 봇 팀 뷰 탭 룰 맵 롤 값 폰 훅 팟 셀 글 램 칩 핀 챗 톡 팩 콜 툴 킷 힙 돈 룸 샵
+""".split())
 _SUFFIXES_BY_LAST = {}
 for _suffix in KOREAN_SUFFIXES:
     _SUFFIXES_BY_LAST.setdefault(_suffix[-1], []).append(_suffix)  # longest first, kept
@@ -78,14 +85,17 @@ KOREAN_STOPWORDS = frozenset("""
 어떻게 언제 어디 어디서 무엇 뭐 뭘 왜 어느 어떤 어떨까요 우리 그냥 이제 지금 해당 경우 것 수 위해
 위한 대해 대한 관련 정말 계속 다시 어떻게든 아니면 또는 그리고 하지만 그래서 어때요 좋을까요 동안
 하나요 할까요 되나요 될까요 인가요 있나요 없나요 합니까 합니다 해야 하는 할지 했나요 모든 또한
+뭘로 뭐로 뭐가 뭐임 뭔가 뭐씀 뭐쓰 어케 어떡해 어떰 어때 어떨까 어떻게할까 할래 하자 하지 해야지
+좋을지 좋아 괜찮 괜찮을까 그럼 일단 아님 걍 할지 될지 쓸지 쓸까 갈까 둘까 말까 얼마나 몇개 언제쯤
 """.split())
 
 
 def strip_korean(word):
     """A Hangul word without its particles and verb endings (see KOREAN_SUFFIXES)."""
-    while len(word) > 2:
+    while len(word) > 2 or (len(word) == 2 and word[0] in KOREAN_ONE_SYLLABLE):
         for suffix in _SUFFIXES_BY_LAST.get(word[-1], ()):
-            if word.endswith(suffix) and len(word) - len(suffix) >= 2:
+            if word.endswith(suffix) and (len(word) - len(suffix) >= 2
+                                          or word[:-len(suffix)] in KOREAN_ONE_SYLLABLE):
                 word = word[:-len(suffix)]
                 break
         else:
@@ -162,7 +172,7 @@ def _pieces(word):
 
 def term(word):
     """The term of a folded word, or None for a stopword or a word that is too short."""
-    if len(word) < MIN_LEN or word in STOPWORDS:
+    if (len(word) < MIN_LEN and word not in KOREAN_ONE_SYLLABLE) or word in STOPWORDS:
         return None
     if word.isascii() and not word.isdigit():
         stem = _STEMS.get(word)
