@@ -1,0 +1,142 @@
+"""Checks shared by the tests of bench/eval/inject's question files (dev, blind, tune): each
+file has the same format and the same promises (bench/eval/inject/README.md), so each check is
+written once here and every file's test calls it. They check data only, never a ranker's output.
+
+(A plain module, not conftest, so it cannot shadow the shared tests/python/conftest.py.)
+"""
+import json
+import re
+import unicodedata
+from collections import Counter
+from pathlib import Path
+
+SET = Path(__file__).resolve().parents[3] / "bench" / "eval" / "inject"
+KINDS = {"paraphrase", "near-duplicate", "korean", "cross-language", "reversal", "distractor",
+         "unanswerable", "cross-project", "multi-question"}
+NO_ANSWER_KINDS = {"unanswerable", "cross-project"}
+HANGUL = re.compile("[\uac00-\ud7a3]")
+LATIN = re.compile("[A-Za-z]")
+
+
+def korean(text):
+    return bool(HANGUL.search(text))
+
+
+def normalised(text):
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return " ".join(re.sub(r"[^\w\s]", " ", text).split())
+
+
+def load_ledger():
+    lines = (SET / "ledger.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def load_split(name):
+    return json.loads((SET / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def question_texts(name):
+    """The normalised question texts of one file, for the no-shared-text checks."""
+    return {normalised(q["question"]) for q in load_split(name)["questions"]}
+
+
+def check_top_level(data):
+    assert set(data) == {"ledger", "grades", "questions"}
+    assert data["ledger"] == "ledger.jsonl"
+    assert set(data["grades"]) == {"0", "1", "2"}
+
+
+def check_ids_and_split(name, data, min_questions):
+    ids = [q["id"] for q in data["questions"]]
+    assert len(ids) >= min_questions
+    assert len(set(ids)) == len(ids)
+    for q in data["questions"]:
+        assert q["split"] == name, q["id"]
+        assert q["kind"] in KINDS, q["id"]
+
+
+def check_askuserquestion_shape(data):
+    for q in data["questions"]:
+        assert set(q) - {"newest"} == {"id", "split", "project", "kind", "question", "header",
+                                       "options", "multiSelect", "relevant"}, q["id"]
+        assert q["question"].strip(), q["id"]
+        assert 1 <= len(q["header"]) <= 12, (q["id"], q["header"])
+        assert 2 <= len(q["options"]) <= 4, q["id"]
+        labels = [opt["label"] for opt in q["options"]]
+        assert len(set(labels)) == len(labels), q["id"]
+        for opt in q["options"]:
+            assert set(opt) == {"label", "description"}, q["id"]
+            assert opt["label"].strip() and opt["description"].strip(), q["id"]
+        assert type(q["multiSelect"]) is bool, q["id"]
+
+
+def check_labels_name_decisions_of_the_project(data, records):
+    for q in data["questions"]:
+        for rid, grade in q["relevant"].items():
+            assert rid in records, (q["id"], rid)
+            assert records[rid]["project"] == q["project"], (q["id"], rid)
+            assert type(grade) is int and grade in (1, 2), (q["id"], rid, grade)
+
+
+def check_earlier_decisions_have_a_newest(data, records):
+    """Grade 1 marks an earlier decision on the same question; the newest (grade 2) leads."""
+    for q in data["questions"]:
+        earlier = [rid for rid, g in q["relevant"].items() if g == 1]
+        if q["kind"] == "reversal":
+            assert earlier and "newest" in q, q["id"]
+        if not earlier:
+            assert "newest" not in q, q["id"]
+            continue
+        newest = q["newest"]
+        assert q["relevant"].get(newest) == 2, q["id"]
+        for rid in earlier:
+            assert records[rid]["decided_at"] < records[newest]["decided_at"], (q["id"], rid)
+            assert records[rid]["answer"] != records[newest]["answer"], (q["id"], rid)
+
+
+def check_kinds_agree_with_labels_and_languages(data, records):
+    for q in data["questions"]:
+        leaders = [rid for rid, g in q["relevant"].items() if g == 2]
+        if q["kind"] in NO_ANSWER_KINDS:
+            assert q["relevant"] == {}, q["id"]
+        else:
+            assert leaders, q["id"]
+        if q["kind"] == "multi-question":
+            assert len(leaders) >= 2, q["id"]
+        if q["kind"] == "korean":
+            assert korean(q["question"]), q["id"]
+            assert all(korean(records[rid]["question"]) for rid in leaders), q["id"]
+        if q["kind"] == "cross-language":
+            for rid in leaders:
+                assert korean(q["question"]) != korean(records[rid]["question"]), (q["id"], rid)
+
+
+def check_cross_project_questions(data):
+    """Their topic is decided in another team's ledger: never relevant, recall is project-scoped."""
+    crossing = [q for q in data["questions"] if q["kind"] == "cross-project"]
+    assert len(crossing) >= 4
+    for q in crossing:
+        assert q["relevant"] == {}, q["id"]
+
+
+def reversal_pairs(questions):
+    """The distinct (earlier, newest) decision pairs the questions label."""
+    return {(rid, q["newest"]) for q in questions if "newest" in q
+            for rid, g in q["relevant"].items() if g == 1}
+
+
+def check_readme_counts(data):
+    questions = data["questions"]
+    kinds = Counter(q["kind"] for q in questions)
+    no_answer = sum(1 for q in questions if not q["relevant"])
+    assert no_answer / len(questions) >= 0.30, (no_answer, len(questions))
+    assert kinds["cross-language"] >= 10, kinds
+    pairs = reversal_pairs(questions)
+    assert len(pairs) >= 12, pairs
+    assert sum(korean(q["question"]) for q in questions) / len(questions) >= 0.25
+    assert any(q["multiSelect"] for q in questions)
+    for project in {q["project"] for q in questions}:
+        mine = [q for q in questions if q["project"] == project]
+        assert any(not q["relevant"] for q in mine), project
+        assert any(q["relevant"] for q in mine), project
