@@ -37,17 +37,21 @@ OPTION_WEIGHT = 0.3  # an option label's term, against a question's term (1)
 OPTION_CREDIT = 0.5  # a record's question word found only among the option labels
 ALT_CREDIT = 0.8  # a question word matched through the lexicon, against the word itself
 ACCEPT = 0.4
+ACCEPT_OFFERED = 0.35  # enough for a record whose answer is one of the options offered
 MARGIN = 0.8
 SAME_QUESTION = 0.5
 SAME_LOOSE = 0.3  # enough for a candidate that itself comes NEAR to answering
 NEAR = 0.25
 GENERIC_WEIGHT = 0.2  # of a generic word's idf (GENERIC)
+TYPO_MIN = 5  # letters of a term before it may be read as a typo of another (Query.correct)
 
 
 def answers(path, project, question, options=(), env=None):
     """The past decisions that answer `question` (see the module docstring)."""
     judged = judge(path, project, question, options, env)
-    accepted = [(m, rec) for m, rec in judged if m["match"] >= ACCEPT]
+    offered = _offered(options)
+    accepted = [(m, rec) for m, rec in judged if m["match"] >= ACCEPT
+                or (m["match"] >= ACCEPT_OFFERED and _is_offered(rec, offered))]
     if not accepted:
         return []
     best = accepted[0][0]["match"]
@@ -70,8 +74,10 @@ def judge(path, project, question, options=(), env=None):
         return []
     idf = query.idf(scorer)
     scores = {key[3]: key[0] for key in keys}
+    records = list(inject_pass.read_back(path, project, [(key[2], key[3]) for key in keys]))
+    query.correct(records, idf, scorer)
     judged = []
-    for rec in inject_pass.read_back(path, project, [(key[2], key[3]) for key in keys]):
+    for rec in records:
         features = query.features(rec, idf)
         features["bm25"] = scores[rec["id"]]
         judged.append((features, rec))
@@ -126,6 +132,29 @@ class Query:
         n = scorer.count
         return {t: math.log(1 + (n - df + 0.5) / (df + 0.5)) for t, df in zip(scorer.terms, scorer.df)}
 
+    def correct(self, records, idf, scorer):
+        """Typos: an English term of the question that no record of the project holds (df 0)
+        and that is one edit (a letter dropped, added, changed, or two swapped) from a term of
+        the candidates, of TYPO_MIN letters or more, is read as that term ("verison" is
+        "version"): its word then counts as held wherever the corrected term is, with the idf
+        the pass measured for the written one (the corrected term was not searched for)."""
+        missing = [t for t, df in zip(scorer.terms, scorer.df)
+                   if not df and t in self.own and t.isalpha() and t.isascii()
+                   and len(t) >= TYPO_MIN]
+        if not missing:
+            return
+        vocabulary = {t for rec in records for t in self.analysis.terms(_text(rec))
+                      if t.isascii() and len(t) >= TYPO_MIN - 1}
+        fixed = {}
+        for t in missing:
+            near = sorted(v for v in vocabulary if _one_edit(t, v))
+            if near:
+                fixed[t] = near[0]
+                idf[near[0]] = idf.get(t, 0.0)
+        if fixed:
+            self.words = [tuple(fixed.get(t, t) for t in word) for word in self.words]
+            self.own = self.own | set(fixed.values())
+
     def features(self, rec, idf):
         """{"asked", "asked_q", "covered", "match"} of one record (see the module docstring)."""
         terms = self.analysis.terms
@@ -168,6 +197,40 @@ class Query:
                 share = ALT_CREDIT
             found += weight * share
         return found / total if total else 0.0
+
+
+def _offered(options):
+    """The term sets of the option labels that have terms ("Yes" and "No" have none)."""
+    from .analysis import terms
+    return [found for found in (frozenset(t for t in terms(label) if not t.isdigit())
+                                for label in options) if found]
+
+
+def _is_offered(rec, offered):
+    """Whether the record's answer is one of the options: its terms are those of a label, or
+    within them, or the label's within the answer's ("Postgres" and "Postgres (SKIP LOCKED)"):
+    a past decision between the same alternatives as the question offers. Numbers are left
+    out: "10%" or "30 days" is a value that many unrelated questions offer."""
+    from .analysis import terms
+    answer = rec.get("answer") if type(rec.get("answer")) is str else ""
+    answer = {t for t in terms(answer) if not t.isdigit()}  # "10%" names no alternative
+    return bool(answer) and any(answer <= label or label <= answer for label in offered)
+
+
+def _one_edit(a, b):
+    """Whether b is a at one edit: a letter dropped, added or changed, or two neighbours
+    swapped (Damerau), in time linear in their length."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    i = 0
+    while i < len(short) and short[i] == long_[i]:
+        i += 1
+    return short[i:] == long_[i + 1:]
 
 
 def _reached(entries, held):

@@ -162,3 +162,50 @@ def test_a_teams_own_lexicon_links_its_words(tmp_path, shop):
     assert inject.answers(str(path), "shop", asked, env={}) == []
     found = inject.answers(str(path), "shop", asked, env={"HARNESS_JUDGMENT_LEXICON": str(words)})
     assert ids(found) == ["authz"]
+
+
+def test_a_typo_of_a_word_the_ledger_lacks_is_read_as_the_word_one_edit_away(shop):
+    """"webhok" is in no record: read as "webhook" (one letter dropped), the decision is found;
+    a word two edits away is not corrected."""
+    assert ids(inject.answers(str(shop), "shop", "webhok retry count?")) == ["webhooks"]
+    assert inject.answers(str(shop), "shop", "wbhok retry count?") == []
+
+
+@pytest.mark.parametrize("a, b, near", [
+    ("verison", "version", True), ("shfit", "shift", True), ("downlaod", "download", True),
+    ("retens", "retent", True), ("webhok", "webhook", True), ("webhooks", "webhook", True),
+    ("wbhok", "webhook", False), ("version", "version", False), ("abcde", "edcba", False)])
+def test_one_edit(a, b, near):
+    assert inject._one_edit(a, b) is near
+    assert inject._one_edit(b, a) is near
+
+
+EVAL = "bench/eval/inject/ledger.jsonl"
+
+
+def test_a_decision_whose_answer_is_offered_needs_a_lower_match():
+    """A past answer among the option labels is a decision between the same alternatives: the
+    record (pa13: "Test the card network integration against the processor's sandbox or recorded
+    fixtures?") is
+    accepted below ACCEPT when its answer is offered, and not when the options name others."""
+    import pathlib
+    root = pathlib.Path(__file__).resolve().parents[3]
+    path, question = str(root / EVAL), "카드망 연동 테스트 sandbox로 돌릴까 녹화 fixture로?"
+    found = inject.judge(path, "payments-api", question, ["sandbox", "fixture", "mock"])
+    assert found[0][1]["id"] == "pa13"
+    assert inject.ACCEPT_OFFERED <= found[0][0]["match"] < inject.ACCEPT
+    assert ids(inject.answers(path, "payments-api", question, ["sandbox", "fixture", "mock"])) == ["pa13"]
+    assert inject.answers(path, "payments-api", question, ["staging", "mock"]) == []
+
+
+def test_an_offered_number_is_no_alternative():
+    assert inject._is_offered({"answer": "10%"}, inject._offered(["1%", "10%"])) is False
+    assert inject._is_offered({"answer": "Postgres"}, inject._offered(["Postgres (SKIP LOCKED)"]))
+    assert inject._is_offered({"answer": "yes"}, inject._offered(["Yes", "No"])) is False
+
+
+def test_a_one_syllable_korean_loanword_is_a_word(shop):
+    """큐 (queue) and 잡 (job), one syllable each, the first with its particle, in casual
+    Korean: the job-queue decision recorded in English is found through the lexicon."""
+    assert ids(inject.answers(str(shop), "shop", "잡 큐는 뭐 씀?")) == ["queue"]
+    assert ids(inject.answers(str(shop), "shop", "잡 큐 뭘로 할래?")) == ["queue"]
