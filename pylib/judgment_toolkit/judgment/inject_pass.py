@@ -132,7 +132,8 @@ class Pass:
         self.lines_of = {n: [] for n in self.byte_needles}  # needle -> ids of the lines holding it
         self.scored = 0  # lines parsed in the pass that hold a query term (scored exactly)
         self.key = '"project":' + json.dumps(project, ensure_ascii=False)
-        self.record = re.compile(_RECORD % re.escape(b'"project":' + ledger.project_needle(project)))
+        self.needle = ledger.project_needle(project)
+        self.record = re.compile(_RECORD % re.escape(b'"project":' + self.needle))
         self.count = 0
         self.total_length = 0.0
 
@@ -140,35 +141,48 @@ class Pass:
         f = ledger.open_read(self.path)
         if f is None:
             return self
-        needle = ledger.project_needle(self.project)
         with f:
             for block in blocks(f):
                 if type(block) is Overlong:
                     continue
                 if not self._block(*block):
-                    for offset, raw in ledger._scan(*block, needle):
+                    for offset, raw in ledger._scan(*block, self.needle):
                         self._line(offset, raw)
         return self
 
     def _block(self, base, buf, cut):
-        """A block whose every line is a record of the project, written in judgment-ledger's
-        key order (id, project, decided_at, question, answer, rationale, ..., tags) and without
-        a backslash, read with a few scans of the whole block; False (and nothing counted) for
-        any other block, read line by line."""
-        lines = buf.count(b"\n", 0, cut) + (cut > 0 and buf[cut - 1] != 0x0A)
+        """A block without a backslash whose lines holding the project's needle are each a
+        record of the project written in judgment-ledger's key order (id, project, decided_at,
+        question, answer, rationale, ..., tags), holding the needle once, read with a few scans
+        of the whole block; False (and nothing counted) for any other block, read line by
+        line. Other projects' lines (a shared ledger interleaves them) are never visited, as
+        in ledger._scan: those lines are not its candidates either."""
         if buf.find(b"\\", 0, cut) != -1:
             return False
         found = self.record.findall(buf, 0, cut)  # at most one a line: "{" opens it
-        if len(found) != lines:
+        lines = buf.count(b"\n", 0, cut) + (cut > 0 and buf[cut - 1] != 0x0A)
+        if len(found) == lines:
+            at_needle = None  # every line is one: the i-th match is the i-th line
+        elif len(found) == buf.count(self.needle, 0, cut):
+            # each match holds the needle, so no other line does: the candidates of _scan are
+            # exactly the matched lines, and the i-th match holds the i-th needle
+            at_needle = True
+        else:
             return False
+        if not found:
+            return True  # no line of the project
+        try:  # str: `in` on bytes costs several times more
+            text = b"\n".join([b"\0".join(values) for values in found]).decode("utf-8")
+        except UnicodeDecodeError:  # each line as _line reads it: parsed
+            return False
+        lines = len(found)
         fields = list(zip(*found))  # questions, answers, rationales, tags
         chars = [_chars(b"\n".join(values)) - (lines - 1) for values in fields]
         tags = fields[3]
         tag_chars = chars[3] - 3 * b"".join(tags).count(b'","') - 2 * (lines - tags.count(b""))
         self.count += lines
         self.total_length += _Q * chars[0] + _A * chars[1] + _R * chars[2] + _T * tag_chars
-        text = b"\n".join([b"\0".join(values) for values in found])
-        text = fold(text.decode("utf-8"))  # str: `in` on bytes costs several times more
+        text = fold(text)
         texts = None
         ids = {}  # line in the block -> line id
         for n, holding in self.lines_of.items():
@@ -184,13 +198,26 @@ class Pass:
                     self.offsets.append(i)  # the line's number, its offset below
                 holding.append(line_id)
         if ids:
-            parts = buf[:cut].split(b"\n")
-            starts = [0]
-            starts.extend(itertools.accumulate(len(part) + 1 for part in parts[:-1]))
+            starts = self._needle_lines(buf, cut) if at_needle else self._starts(buf, cut)
             first = min(ids.values())
             for line_id in range(first, len(self.offsets)):
                 self.offsets[line_id] = base + starts[self.offsets[line_id]]
         return True
+
+    @staticmethod
+    def _starts(buf, cut):
+        """Where each line of buf[:cut] starts."""
+        starts = [0]
+        starts.extend(itertools.accumulate(len(part) + 1 for part in buf[:cut].split(b"\n")[:-1]))
+        return starts
+
+    def _needle_lines(self, buf, cut):
+        """Where each line holding the needle starts, in order."""
+        starts, needle, at = [], self.needle, buf.find(self.needle, 0, cut)
+        while at != -1:
+            starts.append(buf.rfind(b"\n", 0, at) + 1)
+            at = buf.find(needle, at + len(needle), cut)
+        return starts
 
     def _line(self, offset, raw):
         try:
