@@ -23,9 +23,10 @@ So its cost is a few C-speed scans per block and the analysis of at most max(EXA
 records; the relevance mode (`--rank relevance`) keeps its own pass.
 """
 import heapq
-import itertools
+from itertools import accumulate, compress, count, repeat
 import json
 import math
+from operator import add
 import re
 
 from . import ledger, rank
@@ -133,6 +134,7 @@ class Pass:
         self.scored = 0  # lines parsed in the pass that hold a query term (scored exactly)
         self.key = '"project":' + json.dumps(project, ensure_ascii=False)
         self.needle = ledger.project_needle(project)
+        self.needle_at = re.compile(re.escape(self.needle))
         self.record = re.compile(_RECORD % re.escape(b'"project":' + self.needle))
         self.count = 0
         self.total_length = 0.0
@@ -172,7 +174,7 @@ class Pass:
         if not found:
             return True  # no line of the project
         try:  # str: `in` on bytes costs several times more
-            text = b"\n".join([b"\0".join(values) for values in found]).decode("utf-8")
+            text = b"\n".join(map(b"\0".join, found)).decode("utf-8")
         except UnicodeDecodeError:  # each line as _line reads it: parsed
             return False
         lines = len(found)
@@ -184,39 +186,34 @@ class Pass:
         self.total_length += _Q * chars[0] + _A * chars[1] + _R * chars[2] + _T * tag_chars
         text = fold(text)
         texts = None
-        ids = {}  # line in the block -> line id
+        hits = []  # (the needle's holding list, the lines in the block holding it)
         for n, holding in self.lines_of.items():
             n = n.decode("utf-8")
             if n not in text:
                 continue
             if texts is None:
                 texts = text.split("\n")
-            for i in [i for i, t in enumerate(texts) if n in t]:
-                line_id = ids.get(i)
-                if line_id is None:
-                    line_id = ids[i] = len(self.offsets)
-                    self.offsets.append(i)  # the line's number, its offset below
-                holding.append(line_id)
-        if ids:
-            starts = self._needle_lines(buf, cut) if at_needle else self._starts(buf, cut)
-            first = min(ids.values())
-            for line_id in range(first, len(self.offsets)):
-                self.offsets[line_id] = base + starts[self.offsets[line_id]]
+                every = range(len(texts))
+            # the lines holding n, iterated in C (map, compress): a block has thousands
+            hits.append((holding, list(compress(every, map(str.__contains__, texts, repeat(n))))))
+        if hits:
+            # a line id for each line holding a needle, in the block's order
+            held = sorted(set().union(*[numbers for _, numbers in hits]))
+            ids = dict(zip(held, count(len(self.offsets))))
+            for holding, numbers in hits:
+                holding.extend(map(ids.__getitem__, numbers))
+            starts = self._starts(buf, cut, at_needle)
+            self.offsets.extend(map(add, repeat(base), map(starts.__getitem__, held)))
         return True
 
-    @staticmethod
-    def _starts(buf, cut):
-        """Where each line of buf[:cut] starts."""
-        starts = [0]
-        starts.extend(itertools.accumulate(len(part) + 1 for part in buf[:cut].split(b"\n")[:-1]))
-        return starts
-
-    def _needle_lines(self, buf, cut):
-        """Where each line holding the needle starts, in order."""
-        starts, needle, at = [], self.needle, buf.find(self.needle, 0, cut)
-        while at != -1:
-            starts.append(buf.rfind(b"\n", 0, at) + 1)
-            at = buf.find(needle, at + len(needle), cut)
+    def _starts(self, buf, cut, at_needle):
+        """Where each line of buf[:cut] starts, or with at_needle where each line holding the
+        project's needle starts (each holds it once); iterated in C (map), not line by line."""
+        if at_needle:
+            at = map(re.Match.start, self.needle_at.finditer(buf, 0, cut))
+            return list(map(add, map(buf.rfind, repeat(b"\n"), repeat(0), at), repeat(1)))
+        starts = [0]  # line k starts after the k lines before it and their LFs
+        starts.extend(map(add, accumulate(map(len, buf[:cut].split(b"\n")[:-1])), count(1)))
         return starts
 
     def _line(self, offset, raw):
