@@ -23,7 +23,7 @@ So its cost is a few C-speed scans per block and the analysis of at most max(EXA
 records; the relevance mode (`--rank relevance`) keeps its own pass.
 """
 import heapq
-from itertools import accumulate, compress, count, repeat
+from itertools import accumulate, count, repeat
 import json
 import math
 from operator import add
@@ -42,10 +42,12 @@ _TAGS = '"tags":['
 # a list of strings, each without a quote (no backslash), so a "]" inside a tag is read right
 _TAG_LIST = r'("[^"\n]*"(?:,"[^"\n]*")*)\]'
 _TAG_LIST_STR = re.compile(_TAG_LIST)
-# a record as judgment-ledger writes it, its project's literal key and value put in between
-_RECORD = (rb'\{"id":"[^"\n]*",%s,"decided_at":"[^"\n]*",'
-           rb'"question":"([^"\n]*)","answer":"([^"\n]*)"(?:,"rationale":"([^"\n]*)")?'
-           rb'(?:[^\n]*?"tags":\[' + _TAG_LIST.encode() + rb')?')
+# a record as judgment-ledger writes it (every field, in the schema's order), its project's
+# literal key and value put in between. Each string is [^"]*, which sre runs several times
+# faster than [^"\n]*, and is captured, so that a match crossing a line (a torn line) is seen.
+_RECORD = (rb'\{"id":"([^"]*)",%s,"decided_at":"([^"]*)",'
+           rb'"question":"([^"]*)","answer":"([^"]*)"(?:,"rationale":"([^"]*)")?'
+           rb',"card_ref":"([^"]*)","tags":\[("[^"]*"(?:,"[^"]*")*|)\]')
 _Q, _A, _R, _T = (rank.WEIGHTS[f] for f in ("question", "answer", "rationale", "tags"))
 
 
@@ -173,12 +175,15 @@ class Pass:
             return False
         if not found:
             return True  # no line of the project
+        fields = list(zip(*found))  # ids, times, questions, answers, rationales, card refs, tags
+        if any(b"\n" in b"".join(values) for values in fields):
+            return False  # a match across lines: each line as _line reads it
+        fields = fields[2:5] + fields[6:]  # the searched ones: question, answer, rationale, tags
         try:  # str: `in` on bytes costs several times more
-            text = b"\n".join(map(b"\0".join, found)).decode("utf-8")
+            text = b"\n".join(map(b"\0".join, zip(*fields))).decode("utf-8")
         except UnicodeDecodeError:  # each line as _line reads it: parsed
             return False
         lines = len(found)
-        fields = list(zip(*found))  # questions, answers, rationales, tags
         chars = [_chars(b"\n".join(values)) - (lines - 1) for values in fields]
         tags = fields[3]
         tag_chars = chars[3] - 3 * b"".join(tags).count(b'","') - 2 * (lines - tags.count(b""))
@@ -193,9 +198,7 @@ class Pass:
                 continue
             if texts is None:
                 texts = text.split("\n")
-                every = range(len(texts))
-            # the lines holding n, iterated in C (map, compress): a block has thousands
-            hits.append((holding, list(compress(every, map(str.__contains__, texts, repeat(n))))))
+            hits.append((holding, [i for i, t in enumerate(texts) if n in t]))
         if hits:
             # a line id for each line holding a needle, in the block's order
             held = sorted(set().union(*[numbers for _, numbers in hits]))
