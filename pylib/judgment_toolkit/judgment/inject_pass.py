@@ -23,9 +23,10 @@ So its cost is a few C-speed scans per block and the analysis of at most max(EXA
 records; the relevance mode (`--rank relevance`) keeps its own pass.
 """
 import heapq
-import itertools
+from itertools import accumulate, count, repeat
 import json
 import math
+from operator import add
 import re
 
 from . import ledger, rank
@@ -41,10 +42,12 @@ _TAGS = '"tags":['
 # a list of strings, each without a quote (no backslash), so a "]" inside a tag is read right
 _TAG_LIST = r'("[^"\n]*"(?:,"[^"\n]*")*)\]'
 _TAG_LIST_STR = re.compile(_TAG_LIST)
-# a record as judgment-ledger writes it, its project's literal key and value put in between
-_RECORD = (rb'\{"id":"[^"\n]*",%s,"decided_at":"[^"\n]*",'
-           rb'"question":"([^"\n]*)","answer":"([^"\n]*)"(?:,"rationale":"([^"\n]*)")?'
-           rb'(?:[^\n]*?"tags":\[' + _TAG_LIST.encode() + rb')?')
+# a record as judgment-ledger writes it (every field, in the schema's order), its project's
+# literal key and value put in between. Each string is [^"]*, which sre runs several times
+# faster than [^"\n]*, and is captured, so that a match crossing a line (a torn line) is seen.
+_RECORD = (rb'\{"id":"([^"]*)",%s,"decided_at":"([^"]*)",'
+           rb'"question":"([^"]*)","answer":"([^"]*)"(?:,"rationale":"([^"]*)")?'
+           rb',"card_ref":"([^"]*)","tags":\[("[^"]*"(?:,"[^"]*")*|)\]')
 _Q, _A, _R, _T = (rank.WEIGHTS[f] for f in ("question", "answer", "rationale", "tags"))
 
 
@@ -132,7 +135,9 @@ class Pass:
         self.lines_of = {n: [] for n in self.byte_needles}  # needle -> ids of the lines holding it
         self.scored = 0  # lines parsed in the pass that hold a query term (scored exactly)
         self.key = '"project":' + json.dumps(project, ensure_ascii=False)
-        self.record = re.compile(_RECORD % re.escape(b'"project":' + ledger.project_needle(project)))
+        self.needle = ledger.project_needle(project)
+        self.needle_at = re.compile(re.escape(self.needle))
+        self.record = re.compile(_RECORD % re.escape(b'"project":' + self.needle))
         self.count = 0
         self.total_length = 0.0
 
@@ -140,57 +145,79 @@ class Pass:
         f = ledger.open_read(self.path)
         if f is None:
             return self
-        needle = ledger.project_needle(self.project)
         with f:
             for block in blocks(f):
                 if type(block) is Overlong:
                     continue
                 if not self._block(*block):
-                    for offset, raw in ledger._scan(*block, needle):
+                    for offset, raw in ledger._scan(*block, self.needle):
                         self._line(offset, raw)
         return self
 
     def _block(self, base, buf, cut):
-        """A block whose every line is a record of the project, written in judgment-ledger's
-        key order (id, project, decided_at, question, answer, rationale, ..., tags) and without
-        a backslash, read with a few scans of the whole block; False (and nothing counted) for
-        any other block, read line by line."""
-        lines = buf.count(b"\n", 0, cut) + (cut > 0 and buf[cut - 1] != 0x0A)
+        """A block without a backslash whose lines holding the project's needle are each a
+        record of the project written in judgment-ledger's key order (id, project, decided_at,
+        question, answer, rationale, ..., tags), holding the needle once, read with a few scans
+        of the whole block; False (and nothing counted) for any other block, read line by
+        line. Other projects' lines (a shared ledger interleaves them) are never visited, as
+        in ledger._scan: those lines are not its candidates either."""
         if buf.find(b"\\", 0, cut) != -1:
             return False
         found = self.record.findall(buf, 0, cut)  # at most one a line: "{" opens it
-        if len(found) != lines:
+        lines = buf.count(b"\n", 0, cut) + (cut > 0 and buf[cut - 1] != 0x0A)
+        if len(found) == lines:
+            at_needle = None  # every line is one: the i-th match is the i-th line
+        elif len(found) == buf.count(self.needle, 0, cut):
+            # each match holds the needle, so no other line does: the candidates of _scan are
+            # exactly the matched lines, and the i-th match holds the i-th needle
+            at_needle = True
+        else:
             return False
-        fields = list(zip(*found))  # questions, answers, rationales, tags
+        if not found:
+            return True  # no line of the project
+        fields = list(zip(*found))  # ids, times, questions, answers, rationales, card refs, tags
+        if any(b"\n" in b"".join(values) for values in fields):
+            return False  # a match across lines: each line as _line reads it
+        fields = fields[2:5] + fields[6:]  # the searched ones: question, answer, rationale, tags
+        try:  # str: `in` on bytes costs several times more
+            text = b"\n".join(map(b"\0".join, zip(*fields))).decode("utf-8")
+        except UnicodeDecodeError:  # each line as _line reads it: parsed
+            return False
+        lines = len(found)
         chars = [_chars(b"\n".join(values)) - (lines - 1) for values in fields]
         tags = fields[3]
         tag_chars = chars[3] - 3 * b"".join(tags).count(b'","') - 2 * (lines - tags.count(b""))
         self.count += lines
         self.total_length += _Q * chars[0] + _A * chars[1] + _R * chars[2] + _T * tag_chars
-        text = b"\n".join([b"\0".join(values) for values in found])
-        text = fold(text.decode("utf-8"))  # str: `in` on bytes costs several times more
+        text = fold(text)
         texts = None
-        ids = {}  # line in the block -> line id
+        hits = []  # (the needle's holding list, the lines in the block holding it)
         for n, holding in self.lines_of.items():
             n = n.decode("utf-8")
             if n not in text:
                 continue
             if texts is None:
                 texts = text.split("\n")
-            for i in [i for i, t in enumerate(texts) if n in t]:
-                line_id = ids.get(i)
-                if line_id is None:
-                    line_id = ids[i] = len(self.offsets)
-                    self.offsets.append(i)  # the line's number, its offset below
-                holding.append(line_id)
-        if ids:
-            parts = buf[:cut].split(b"\n")
-            starts = [0]
-            starts.extend(itertools.accumulate(len(part) + 1 for part in parts[:-1]))
-            first = min(ids.values())
-            for line_id in range(first, len(self.offsets)):
-                self.offsets[line_id] = base + starts[self.offsets[line_id]]
+            hits.append((holding, [i for i, t in enumerate(texts) if n in t]))
+        if hits:
+            # a line id for each line holding a needle, in the block's order
+            held = sorted(set().union(*[numbers for _, numbers in hits]))
+            ids = dict(zip(held, count(len(self.offsets))))
+            for holding, numbers in hits:
+                holding.extend(map(ids.__getitem__, numbers))
+            starts = self._starts(buf, cut, at_needle)
+            self.offsets.extend(map(add, repeat(base), map(starts.__getitem__, held)))
         return True
+
+    def _starts(self, buf, cut, at_needle):
+        """Where each line of buf[:cut] starts, or with at_needle where each line holding the
+        project's needle starts (each holds it once); iterated in C (map), not line by line."""
+        if at_needle:
+            at = map(re.Match.start, self.needle_at.finditer(buf, 0, cut))
+            return list(map(add, map(buf.rfind, repeat(b"\n"), repeat(0), at), repeat(1)))
+        starts = [0]  # line k starts after the k lines before it and their LFs
+        starts.extend(map(add, accumulate(map(len, buf[:cut].split(b"\n")[:-1])), count(1)))
+        return starts
 
     def _line(self, offset, raw):
         try:

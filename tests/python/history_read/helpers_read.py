@@ -7,6 +7,7 @@ import os
 import pytest
 
 from conftest import GOAL, git, ha, runs_lines, sha, start_key, store_dir  # noqa: F401
+from inproc import ha as ha_in  # the rules of the data, without a process each (inproc.py)
 
 
 def ok(r):
@@ -16,17 +17,17 @@ def ok(r):
 
 def start(repo, goal=GOAL, check=True, commit=True, quote="빈 입력을 고쳐 줘"):
     """ha start (+ commit) and, by default, ha check AC-1 (run seq 2)."""
-    ok(ha("start", goal, "--request", quote, cwd=repo))
+    ok(ha_in("start", goal, "--request", quote, cwd=repo))
     if commit:
         git(repo, "add", "-A")
         git(repo, "commit", "-qm", "start")
     if check:
-        ok(ha("check", goal, "AC-1", cwd=repo))
+        ok(ha_in("check", goal, "AC-1", cwd=repo))
 
 
 def add(repo, *args, goal=GOAL):
     """ha history add; returns the receipt."""
-    r = ok(ha("history", goal, "add", *args, cwd=repo))
+    r = ok(ha_in("history", goal, "add", *args, cwd=repo))
     return json.loads(r.stdout)
 
 
@@ -64,18 +65,18 @@ def event_lines(text):
 
 def view(repo, *args, goal=GOAL):
     """A view as JSON (decision-history-view/v1)."""
-    r = ok(ha("history", goal, *args, "--format", "json", cwd=repo))
+    r = ok(ha_in("history", goal, *args, "--format", "json", cwd=repo))
     assert r.stdout.endswith("\n") and r.stdout.count("\n") == 1
     return json.loads(r.stdout)
 
 
 def md(repo, *args, goal=GOAL):
-    return ok(ha("history", goal, *args, cwd=repo)).stdout
+    return ok(ha_in("history", goal, *args, cwd=repo)).stdout
 
 
 def fails(repo, *args, goal=GOAL):
     """(exit code, error code) of a refused view."""
-    r = ha("history", goal, *args, cwd=repo)
+    r = ha_in("history", goal, *args, cwd=repo)
     assert r.returncode != 0 and r.stdout == "", (r.returncode, r.stdout, r.stderr)
     assert r.stderr.startswith("ha: ") and r.stderr.count("\n") == 1, r.stderr
     return r.returncode, r.stderr.split(":")[1].strip()
@@ -98,7 +99,7 @@ def context(repo, goal=GOAL, run_head=None, **over):
 
 
 def view_basis(repo, goal=GOAL):
-    r = ok(ha("status", goal, "--format", "json", cwd=repo))
+    r = ok(ha_in("status", goal, "--format", "json", cwd=repo))
     s = json.loads(r.stdout)
     return {"commit": s["commit"], "tree_clean": s["tree_clean"],
             "spec_digest": s["spec_digest"]["now"]}

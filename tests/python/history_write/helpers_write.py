@@ -7,6 +7,7 @@ import pytest
 
 from conftest import (GIT_ENV, GOAL, git, git_common_dir, ha, start_key,  # noqa: F401
                       store_dir)
+from inproc import ha as ha_in  # the rules of the data, without a process each (inproc.py)
 SAFETY_NET = 120  # seconds: a subprocess timeout against hangs, never an assertion on speed
 
 
@@ -16,7 +17,8 @@ def events(repo, goal=GOAL) -> list:
 
 
 def add(repo, *args, goal=GOAL, input=None, env=None):
-    return ha("history", goal, "add", *args, cwd=repo, input=input, env=env, timeout=SAFETY_NET)
+    return ha_in("history", goal, "add", *args, cwd=repo, input=input, env=env,
+                 timeout=SAFETY_NET)
 
 
 def receipt(proc) -> dict:
@@ -37,9 +39,9 @@ def refused(proc, code: str, exit_code: int) -> str:
 @pytest.fixture
 def started(repo, goal):
     """The fixture goal started and checked once (AC-1 -> run seq 2), as in decision-history/v1 section 11."""
-    p = ha("start", goal, "--request", "빈 입력 처리", cwd=repo)
+    p = ha_in("start", goal, "--request", "빈 입력 처리", cwd=repo)
     assert p.returncode == 0, p.stderr
-    p = ha("check", goal, "AC-1", cwd=repo)
+    p = ha_in("check", goal, "AC-1", cwd=repo)
     assert p.returncode == 0, p.stderr
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "start")
