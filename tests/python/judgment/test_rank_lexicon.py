@@ -92,8 +92,11 @@ def test_format_errors_name_the_file_and_the_line(text, message):
     ("데이터베이스를", "데이터베이스"), ("캐시는", "캐시"), ("서버에서", "서버"), ("로그로", "로그"),
     ("도입할까요", "도입"), ("보관하나요", "보관"), ("배포되나요", "배포"), ("사용자의", "사용자"),
     ("마이그레이션을", "마이그레이션"), ("결제가", "결제"),
-    # at least 2 characters stay: 평가 (evaluation) is not 평 + 가, 큐를 keeps its particle
-    ("평가", "평가"), ("큐를", "큐를"), ("배포", "배포"),
+    # at least 2 characters stay: 평가 (evaluation) is not 평 + 가, 좀을 keeps its particle;
+    # but a one-syllable loanword of software talk (analysis.KOREAN_ONE_SYLLABLE) loses it
+    ("평가", "평가"), ("좀을", "좀을"), ("배포", "배포"), ("큐를", "큐"), ("앱에서", "앱"),
+    # casual endings (반말, 음슴체)
+    ("확인함", "확인"), ("배포하자", "배포"), ("도입할래", "도입"),
 ])
 def test_korean_particles_and_endings_come_off(word, stem):
     assert analysis.strip_korean(word) == stem

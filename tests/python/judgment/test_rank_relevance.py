@@ -32,7 +32,9 @@ def test_terms_fold_strip_punctuation_drop_stopwords_and_short_words_and_stem():
 def test_non_latin_words_count_and_are_not_stemmed():
     assert rank.terms("Café naïve ΣΟΦΙΑ") == ["café", "naïve", "σοφια"]
     # script changes separate words; Hangul runs longer than 2 become bigrams; 1-char words drop
-    assert rank.terms("Redis를 잡 큐로 될까요") == ["redi", "큐로"]  # endings are stopwords
+    # but the one-syllable loanwords of software talk (큐 queue, 잡 job), their particle off
+    assert rank.terms("Redis를 잡 큐로 될까요") == ["redi", "잡", "큐"]  # endings are stopwords
+    assert rank.terms("좀 더 빨리") == ["빨리"]
     # particles and verb endings come off a Hangul word before it is cut (test_rank_lexicon.py)
     assert rank.terms("로그는 보관") == ["로그", "보관"]
     assert rank.terms("データベース設計") == ["デー", "ータ", "タベ", "ベー", "ース", "設計"]
