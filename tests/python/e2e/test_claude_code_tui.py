@@ -1,0 +1,125 @@
+"""The recall hook in Claude Code's terminal UI, as the person sees it (docs/claude-kit.md,
+"What the person sees in the terminal"): the pinned client started with no `-p` in a
+pseudo-terminal of 120 x 40, its output read through a terminal emulator, its model the
+scripted Messages API of the SDK-mode tests (scripted_api.py), the plugin installed as a user
+installs it (claude_home.py). The test types the prompt, reads the question on screen and
+picks an option with the arrow keys and Enter, as a person does."""
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from claude_home import (CLAUDE, QUEUE, SETTINGS, VENV_BIN, decide, fixed_hook_home,  # noqa: E402
+                         home, project, require_claude, shown_with_a_note)  # noqa: F401 (fixtures)
+from drive import client_env  # noqa: E402
+from scripted_api import ScriptedAPI  # noqa: E402
+from terminal import Terminal  # noqa: E402
+
+require_claude()
+
+HINT = "Enter to select"  # the footer of the question dialog: the question is on screen
+
+
+def past_first_run(home, project):
+    """The first-run screens answered as a person answers them once: onboarding done (its
+    check of api.anthropic.com is offline an error screen), the theme chosen, the API key of
+    ANTHROPIC_API_KEY approved (the client keeps its last 20 characters) and the project's
+    folder trusted. Claude Code reads and rewrites ~/.claude.json, so it is merged into."""
+    config = home / ".claude.json"
+    doc = json.loads(config.read_text()) if config.exists() else {}
+    doc.update(hasCompletedOnboarding=True, theme="dark",
+               customApiKeyResponses={"approved": ["dummy"], "rejected": []})
+    doc.setdefault("projects", {})[str(project.resolve())] = {
+        "hasTrustDialogAccepted": True, "hasCompletedProjectOnboarding": True}
+    config.write_text(json.dumps(doc))
+
+
+def tui(home, project, api, path=None):
+    """Claude Code's terminal UI on the project, at its prompt."""
+    past_first_run(home, project)
+    env = client_env(home, api.url, path or f"{VENV_BIN}:/usr/bin:/bin", TERM="xterm-256color",
+                     COLORTERM="truecolor")
+    term = Terminal([str(CLAUDE)], env, project)
+    term.wait_for("❯")
+    return term
+
+
+def ask_on_screen(term, prompt="Ask me."):
+    """Types the prompt; returns the screen once the model's question is on it."""
+    term.type(prompt)
+    term.wait_for(prompt)  # typed text and Enter in one write would be taken as a paste
+    term.press("enter")
+    return term.wait_for(HINT)
+
+
+def answer_on_screen(term, label, number):
+    """Moves the cursor to option `number` (`label`) and picks it; returns the screen once the
+    model's reply to the answer (scripted_api: "Noted.") is on it. The dialog drops the keys
+    pressed in its first tenths of a second on screen (measured: Enter at once and after 0.1 s
+    lost, after 0.3 s taken), with no sign of it on screen, so a key is pressed again until
+    the screen shows it was taken."""
+    for at in range(2, number + 1):
+        term.press_until("down", lambda shown: f"❯ {at}. " in shown, f"option {at} under the cursor")
+    term.press_until("enter", lambda shown: HINT not in shown, "the dialog closed")
+    return term.wait_for("Noted.")
+
+
+def tool_results(api):
+    return [block["content"] for request in api.requests
+            for message in request["body"].get("messages") or []
+            if isinstance(message.get("content"), list)
+            for block in message["content"] if block.get("type") == "tool_result"]
+
+
+def test_the_person_reads_the_past_decision_on_the_option_and_answers(home, project):
+    decide(project, "Use Redis or Postgres for the job queue?", "Postgres", "one less service to run")
+    with ScriptedAPI({"questions": [QUEUE]}) as api, tui(home, project, api) as term:
+        asked = ask_on_screen(term)
+        lines = asked.splitlines()
+        at = lines.index("  2. Postgres")
+        note = "\n".join(lines[at + 1:at + 3])
+        assert note.strip().startswith("the database we run") and "↺ Chosen on 20" in note
+        assert "one less service to run" in note, asked
+        print(asked)
+        assert lines[at - 2:at] == ["❯ 1. Redis", "     fast, one more service"]  # no note
+        assert QUEUE["question"] in lines
+        answered = answer_on_screen(term, "Postgres", 2)
+    print(answered)
+    assert "→ Postgres" in answered
+    assert any('="Postgres"' in result for result in tool_results(api)), tool_results(api)
+
+
+def test_an_unrelated_question_is_on_screen_as_asked(home, project):
+    decide(project, "Use Redis or Postgres for the job queue?", "Postgres", "one less service to run")
+    with ScriptedAPI({"questions": [SETTINGS]}) as api, tui(home, project, api) as term:
+        asked = ask_on_screen(term)
+        answered = answer_on_screen(term, "Modal", 1)
+    lines = asked.splitlines()
+    at = lines.index(SETTINGS["question"])
+    assert lines[at + 2:at + 6] == ["❯ 1. Modal", "     stays on the page",
+                                    "  2. Route", "     a URL of its own"], asked
+    assert "↺" not in asked and "Chosen on" not in asked and "Last time" not in asked
+    assert "→ Modal" in answered
+    assert any('="Modal"' in result for result in tool_results(api))
+
+
+@pytest.mark.parametrize("decision", [None, "ask"])
+def test_a_hook_without_allow_shows_the_updated_question(tmp_path, decision):
+    """What a PreToolUse answer without "allow" looks like on screen (docs/claude-kit.md,
+    "What Claude Code does with it"); the screen is kept for the doc's quote."""
+    answer = {"updatedInput": shown_with_a_note()}
+    if decision:
+        answer["permissionDecision"] = decision
+        answer["permissionDecisionReason"] = "a reason of the hook's own"
+    home, project, _ = fixed_hook_home(tmp_path, answer)
+    with ScriptedAPI({"questions": [QUEUE]}) as api, tui(home, project, api, "/usr/bin:/bin") as term:
+        asked = ask_on_screen(term)
+        (tmp_path / "screen.txt").write_text(asked)
+        answered = answer_on_screen(term, "Postgres", 2)
+    print(asked, answered, sep="\n")
+    assert "     the database we run (chosen before)" in asked.splitlines()
+    assert "→ Postgres" in answered
+    assert any('="Postgres"' in result for result in tool_results(api))
+
