@@ -30,6 +30,7 @@ class Terminal:
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
         self.ended = False  # the program closed the terminal (it ended)
+        self.output = bytearray()  # every byte the program wrote, for a failure's report
         self.master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
@@ -46,6 +47,7 @@ class Terminal:
                 data = b""
             with self._changed:
                 if data:
+                    self.output.extend(data)
                     self._stream.feed(data)
                 else:
                     self.ended = True

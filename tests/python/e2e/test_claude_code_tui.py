@@ -5,6 +5,7 @@ scripted Messages API of the SDK-mode tests (scripted_api.py), the plugin instal
 installs it (claude_home.py). The test types the prompt, reads the question on screen and
 picks an option with the arrow keys and Enter, as a person does."""
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -20,6 +21,8 @@ from terminal import Terminal  # noqa: E402
 require_claude()
 
 HINT = "Enter to select"  # the footer of the question dialog: the question is on screen
+NOTE = "↺ "  # how annotate.MARK shows: its invisible first character takes no cell
+DAY = r"\d{4}-\d{2}-\d{2}"
 
 
 def past_first_run(home, project):
@@ -77,18 +80,29 @@ def test_the_person_reads_the_past_decision_on_the_option_and_answers(home, proj
     decide(project, "Use Redis or Postgres for the job queue?", "Postgres", "one less service to run")
     with ScriptedAPI({"questions": [QUEUE]}) as api, tui(home, project, api) as term:
         asked = ask_on_screen(term)
-        lines = asked.splitlines()
-        at = lines.index("  2. Postgres")
-        note = "\n".join(lines[at + 1:at + 3])
-        assert note.strip().startswith("the database we run") and "↺ Chosen on 20" in note
-        assert "one less service to run" in note, asked
-        print(asked)
-        assert lines[at - 2:at] == ["❯ 1. Redis", "     fast, one more service"]  # no note
-        assert QUEUE["question"] in lines
         answered = answer_on_screen(term, "Postgres", 2)
-    print(answered)
+    lines = asked.splitlines()
+    at = lines.index(QUEUE["question"])
+    assert lines[at + 2:at + 4] == ["❯ 1. Redis", "     fast, one more service"], asked
+    assert lines[at + 4] == "  2. Postgres", asked
+    assert re.fullmatch(rf"     the database we run {NOTE}Chosen on {DAY}: one less service to run",
+                        lines[at + 5]), asked  # the mark shows as an arrow, nothing else
     assert "→ Postgres" in answered
     assert any('="Postgres"' in result for result in tool_results(api)), tool_results(api)
+
+
+def test_a_past_answer_no_option_has_is_a_line_under_the_question(home, project):
+    decide(project, "Use Redis or Postgres for the job queue?", "SQS", "managed for us")
+    with ScriptedAPI({"questions": [QUEUE]}) as api, tui(home, project, api) as term:
+        asked = ask_on_screen(term)
+        answer_on_screen(term, "Redis", 1)
+    lines = asked.splitlines()
+    at = lines.index("│ " + QUEUE["question"])  # a question of two lines is shown with a bar
+    assert re.fullmatch(rf'│ {NOTE}Last time \({DAY}\) the answer was "SQS": managed for us',
+                        lines[at + 1]), asked
+    assert lines[at + 3:at + 7] == ["❯ 1. Redis", "     fast, one more service",
+                                    "  2. Postgres", "     the database we run"], asked
+    assert any('="Redis"' in result for result in tool_results(api)), tool_results(api)
 
 
 def test_an_unrelated_question_is_on_screen_as_asked(home, project):
