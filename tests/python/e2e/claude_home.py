@@ -18,8 +18,9 @@ from plugin.test_plugin_install import clone_of_the_working_tree
 CLAUDE = ROOT / "tests" / "node" / "node_modules" / ".bin" / "claude"
 VENV_BIN = Path(sys.executable).parent  # the toolkit installed: judgment-kit, judgment-ledger
 QUEUE = {"question": "Should the job queue use Redis or Postgres?", "header": "Queue",
-         "multiSelect": False, "options": [{"label": "Redis", "description": "fast, one more service"},
-                                           {"label": "Postgres", "description": "the database we run"}]}
+         "multiSelect": False,
+         "options": [{"label": "Redis", "description": "fast, one more service"},
+                     {"label": "Postgres", "description": "the database we run"}]}
 SETTINGS = {"question": "Should the new settings page be a modal or a separate route?",
             "header": "Settings", "multiSelect": False,
             "options": [{"label": "Modal", "description": "stays on the page"},
@@ -49,7 +50,8 @@ def home(tmp_path_factory):
            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1"}
     for argv in (["plugin", "marketplace", "add", str(market)],
                  ["plugin", "install", "judgment-toolkit@judgment-toolkit"]):
-        r = subprocess.run([str(CLAUDE), *argv], env=env, capture_output=True, text=True, timeout=120)
+        r = subprocess.run([str(CLAUDE), *argv], env=env, capture_output=True, text=True,
+                           timeout=120)
         assert r.returncode == 0, (argv, r.stdout, r.stderr)
     installed = json.loads((home / ".claude" / "plugins" / "installed_plugins.json").read_text())
     assert "judgment-toolkit@judgment-toolkit" in json.dumps(installed)

@@ -7,6 +7,7 @@ picks an option with the arrow keys and Enter, as a person does."""
 import json
 import re
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -23,36 +24,40 @@ require_claude()
 HINT = "Enter to select"  # the footer of the question dialog: the question is on screen
 NOTE = "↺ "  # how annotate.MARK shows: its invisible first character takes no cell
 DAY = r"\d{4}-\d{2}-\d{2}"
+API_KEY = "dummy"
+PAST = "Use Redis or Postgres for the job queue?"  # the question of the ledger's past decision
 
 
 def past_first_run(home, project):
-    """The first-run screens answered as a person answers them once: onboarding done (its
-    check of api.anthropic.com is offline an error screen), the theme chosen, the API key of
-    ANTHROPIC_API_KEY approved (the client keeps its last 20 characters) and the project's
-    folder trusted. Claude Code reads and rewrites ~/.claude.json, so it is merged into."""
+    """What a person answers once, in ~/.claude.json (Claude Code rewrites the file, so it is
+    merged into): onboarding done (else its check of api.anthropic.com is, offline, an
+    "Unable to connect to Anthropic services" screen), the key of ANTHROPIC_API_KEY approved
+    by its last 20 characters (else "Detected a custom API key in your environment", "No"
+    preselected) and the project's folder trusted (else "Accessing workspace: ... Yes, I
+    trust this folder")."""
     config = home / ".claude.json"
     doc = json.loads(config.read_text()) if config.exists() else {}
-    doc.update(hasCompletedOnboarding=True, theme="dark",
-               customApiKeyResponses={"approved": ["dummy"], "rejected": []})
-    doc.setdefault("projects", {})[str(project.resolve())] = {
-        "hasTrustDialogAccepted": True, "hasCompletedProjectOnboarding": True}
+    doc.update(hasCompletedOnboarding=True,
+               customApiKeyResponses={"approved": [API_KEY[-20:]], "rejected": []})
+    doc.setdefault("projects", {})[str(project.resolve())] = {"hasTrustDialogAccepted": True}
     config.write_text(json.dumps(doc))
 
 
+@contextmanager
 def tui(home, project, api, path=None):
-    """Claude Code's terminal UI on the project, at its prompt."""
+    """Claude Code's terminal UI on the project, at its prompt; killed at the end."""
     past_first_run(home, project)
     env = client_env(home, api.url, path or f"{VENV_BIN}:/usr/bin:/bin", TERM="xterm-256color",
-                     COLORTERM="truecolor")
-    term = Terminal([str(CLAUDE)], env, project)
-    term.wait_for("❯")
-    return term
+                     COLORTERM="truecolor", ANTHROPIC_API_KEY=API_KEY)
+    with Terminal([str(CLAUDE)], env, project) as term:
+        term.wait_for("❯")
+        yield term
 
 
 def ask_on_screen(term, prompt="Ask me."):
     """Types the prompt; returns the screen once the model's question is on it."""
     term.type(prompt)
-    term.wait_for(prompt)  # typed text and Enter in one write would be taken as a paste
+    term.wait_for(prompt)  # Enter once the prompt holds the text
     term.press("enter")
     return term.wait_for(HINT)
 
@@ -64,7 +69,7 @@ def answer_on_screen(term, label, number):
     lost, after 0.3 s taken), with no sign of it on screen, so a key is pressed again until
     the screen shows it was taken."""
     for at in range(2, number + 1):
-        term.press_until("down", lambda shown: f"❯ {at}. " in shown, f"option {at} under the cursor")
+        term.press_until("down", lambda shown: f"❯ {at}. " in shown, f"option {at} at the cursor")
     term.press_until("enter", lambda shown: HINT not in shown, "the dialog closed")
     return term.wait_for("Noted.")
 
@@ -77,7 +82,7 @@ def tool_results(api):
 
 
 def test_the_person_reads_the_past_decision_on_the_option_and_answers(home, project):
-    decide(project, "Use Redis or Postgres for the job queue?", "Postgres", "one less service to run")
+    decide(project, PAST, "Postgres", "one less service to run")
     with ScriptedAPI({"questions": [QUEUE]}) as api, tui(home, project, api) as term:
         asked = ask_on_screen(term)
         answered = answer_on_screen(term, "Postgres", 2)
@@ -85,14 +90,14 @@ def test_the_person_reads_the_past_decision_on_the_option_and_answers(home, proj
     at = lines.index(QUEUE["question"])
     assert lines[at + 2:at + 4] == ["❯ 1. Redis", "     fast, one more service"], asked
     assert lines[at + 4] == "  2. Postgres", asked
-    assert re.fullmatch(rf"     the database we run {NOTE}Chosen on {DAY}: one less service to run",
-                        lines[at + 5]), asked  # the mark shows as an arrow, nothing else
+    note = rf"     the database we run {NOTE}Chosen on {DAY}: one less service to run"
+    assert re.fullmatch(note, lines[at + 5]), asked  # the mark shows as an arrow, nothing else
     assert "→ Postgres" in answered
     assert any('="Postgres"' in result for result in tool_results(api)), tool_results(api)
 
 
 def test_a_past_answer_no_option_has_is_a_line_under_the_question(home, project):
-    decide(project, "Use Redis or Postgres for the job queue?", "SQS", "managed for us")
+    decide(project, PAST, "SQS", "managed for us")
     with ScriptedAPI({"questions": [QUEUE]}) as api, tui(home, project, api) as term:
         asked = ask_on_screen(term)
         answer_on_screen(term, "Redis", 1)
@@ -106,7 +111,7 @@ def test_a_past_answer_no_option_has_is_a_line_under_the_question(home, project)
 
 
 def test_an_unrelated_question_is_on_screen_as_asked(home, project):
-    decide(project, "Use Redis or Postgres for the job queue?", "Postgres", "one less service to run")
+    decide(project, PAST, "Postgres", "one less service to run")
     with ScriptedAPI({"questions": [SETTINGS]}) as api, tui(home, project, api) as term:
         asked = ask_on_screen(term)
         answered = answer_on_screen(term, "Modal", 1)
@@ -119,21 +124,28 @@ def test_an_unrelated_question_is_on_screen_as_asked(home, project):
     assert any('="Modal"' in result for result in tool_results(api))
 
 
+# The question dialog of QUEUE as fixed_hook_home's note leaves it, from its header to its last
+# option; the same with no decision and with "ask": no banner, and the hook's reason unshown.
+DIALOG = [" ☐ Queue", "", QUEUE["question"], "", "❯ 1. Redis", "     fast, one more service",
+          "  2. Postgres", "     the database we run (chosen before)", "  3. Type something."]
+REASON = "a reason of the hook's own"
+
+
 @pytest.mark.parametrize("decision", [None, "ask"])
-def test_a_hook_without_allow_shows_the_updated_question(tmp_path, decision):
+def test_a_hook_without_allow_shows_the_updated_question_and_no_banner(tmp_path, decision):
     """What a PreToolUse answer without "allow" looks like on screen (docs/claude-kit.md,
-    "What Claude Code does with it"); the screen is kept for the doc's quote."""
+    "What Claude Code does with it")."""
     answer = {"updatedInput": shown_with_a_note()}
     if decision:
-        answer["permissionDecision"] = decision
-        answer["permissionDecisionReason"] = "a reason of the hook's own"
+        answer.update(permissionDecision=decision, permissionDecisionReason=REASON)
     home, project, _ = fixed_hook_home(tmp_path, answer)
-    with ScriptedAPI({"questions": [QUEUE]}) as api, tui(home, project, api, "/usr/bin:/bin") as term:
+    with ScriptedAPI({"questions": [QUEUE]}) as api, \
+            tui(home, project, api, "/usr/bin:/bin") as term:
         asked = ask_on_screen(term)
-        (tmp_path / "screen.txt").write_text(asked)
         answered = answer_on_screen(term, "Postgres", 2)
-    print(asked, answered, sep="\n")
-    assert "     the database we run (chosen before)" in asked.splitlines()
+    lines = asked.splitlines()
+    at = lines.index(DIALOG[0])
+    assert lines[at - 1].startswith("────") and lines[at:at + len(DIALOG)] == DIALOG, asked
+    assert REASON.encode() not in term.output  # written nowhere, not only off the last screen
     assert "→ Postgres" in answered
     assert any('="Postgres"' in result for result in tool_results(api))
-
