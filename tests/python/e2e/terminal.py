@@ -20,7 +20,7 @@ import pyte
 SAFETY = 60  # seconds: text not on screen by then is a failure, not a bound
 RETRY = 1  # seconds: a key that changed nothing on screen by then is pressed again
 
-KEYS = {"enter": b"\r", "down": b"\x1b[B", "up": b"\x1b[A", "escape": b"\x1b"}
+KEYS = {"enter": b"\r", "down": b"\x1b[B", "up": b"\x1b[A"}
 
 
 class Terminal:
@@ -30,7 +30,7 @@ class Terminal:
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
         self.ended = False  # the program closed the terminal (it ended)
-        self.output = bytearray()  # every byte the program wrote, for a failure's report
+        self.output = bytearray()  # every byte the program wrote: what scrolled off the screen too
         self.master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
@@ -55,10 +55,9 @@ class Terminal:
             if not data:
                 return
 
-    def text(self):
-        """The screen as lines of text, blanks on the right cut."""
-        with self._lock:
-            return "\n".join(line.rstrip() for line in self.screen.display)
+    def _shown(self):
+        """The screen as lines of text, blanks on the right cut (the lock held)."""
+        return "\n".join(line.rstrip() for line in self.screen.display)
 
     def wait_for(self, *texts, timeout=SAFETY):
         """Returns the screen once every one of `texts` is on it at the same time."""
@@ -71,7 +70,7 @@ class Terminal:
         end = time.monotonic() + timeout
         with self._changed:
             while True:
-                shown = "\n".join(line.rstrip() for line in self.screen.display)
+                shown = self._shown()
                 if ready(shown):
                     return shown
                 left = end - time.monotonic()

@@ -48,7 +48,7 @@ def tui(home, project, api, path=None):
     """Claude Code's terminal UI on the project, at its prompt; killed at the end."""
     past_first_run(home, project)
     env = client_env(home, api.url, path or f"{VENV_BIN}:/usr/bin:/bin", TERM="xterm-256color",
-                     COLORTERM="truecolor", ANTHROPIC_API_KEY=API_KEY)
+                     ANTHROPIC_API_KEY=API_KEY)
     with Terminal([str(CLAUDE)], env, project) as term:
         term.wait_for("❯")
         yield term
