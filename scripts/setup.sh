@@ -49,7 +49,7 @@ link_entry_points() {
 # The test set-up: one step per tool the tests call. Further test-only tools (a browser for
 # the rendering tests, ...) get their own step here, called from install_test_tools.
 install_python_test_tools() {
-  if ! has_modules pytest xdist pipx mcp \
+  if ! has_modules pytest xdist pipx pyte mcp \
      || [[ pyproject.toml -nt .venv/.installed-test ]]; then
     pip_install -e '.[test,mcp]'
     touch .venv/.installed-test

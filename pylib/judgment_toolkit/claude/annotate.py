@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import json
 
-MARK = "\u2063\u21ba "   # INVISIBLE SEPARATOR + "↺ ": unlikely in a model's text, readable after
+# ZERO WIDTH NON-JOINER + "↺ ": unlikely in a model's text. The invisible character is one that
+# Claude Code's terminal UI passes through unseen; it shows U+2063, U+200B, U+2060 and U+FEFF
+# as "�" (docs/claude-kit.md, "What the person sees in the terminal").
+MARK = "\u200c\u21ba "
 SEP = {"question": "\n", "description": " "}  # a question's note is a line of its own
 NOTE_LIMIT = 160          # characters of one note (a rationale is clipped to fit)
 WHY_LIMIT = 90            # characters of the rationale inside a note

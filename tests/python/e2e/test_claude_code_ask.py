@@ -5,69 +5,20 @@ installs it (`claude plugin marketplace add` + `claude plugin install`, in a HOM
 test's own), the session driven as an SDK host drives it (stream-json, permission prompts on
 stdio). The `can_use_tool` control request carries the input the person is shown."""
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
-from plugin.test_plugin_install import clone_of_the_working_tree
-
 sys.path.insert(0, str(Path(__file__).parent))
+from claude_home import (CLAUDE, QUEUE, SETTINGS, VENV_BIN, decide, fixed_hook_home,  # noqa: E402
+                         home, project, require_claude, shown_with_a_note)  # noqa: F401 (fixtures)
 from drive import client_env, session  # noqa: E402
 from scripted_api import ScriptedAPI  # noqa: E402
 
 from judgment_toolkit.claude import annotate  # noqa: E402
 
-CLAUDE = ROOT / "tests" / "node" / "node_modules" / ".bin" / "claude"
-VENV_BIN = Path(sys.executable).parent  # the toolkit installed: judgment-kit, judgment-ledger
-QUEUE = {"question": "Should the job queue use Redis or Postgres?", "header": "Queue",
-         "multiSelect": False, "options": [{"label": "Redis", "description": "fast, one more service"},
-                                           {"label": "Postgres", "description": "the database we run"}]}
-SETTINGS = {"question": "Should the new settings page be a modal or a separate route?",
-            "header": "Settings", "multiSelect": False,
-            "options": [{"label": "Modal", "description": "stays on the page"},
-                        {"label": "Route", "description": "a URL of its own"}]}
-
-if not CLAUDE.exists():
-    if os.environ.get("CI") == "true":
-        raise RuntimeError(f"{CLAUDE} is missing: scripts/setup.sh installs the pinned Claude Code")
-    pytest.skip("the pinned Claude Code is not installed (bash scripts/setup.sh)", allow_module_level=True)
-
-
-@pytest.fixture(scope="module")
-def home(tmp_path_factory):
-    """A HOME with the plugin installed from a marketplace that is a copy of this checkout's
-    files (tracked, and new ones not ignored)."""
-    base = tmp_path_factory.mktemp("claude-home")
-    market, home = base / "market", base / "home"
-    home.mkdir()
-    clone_of_the_working_tree(market)  # a clone of this checkout as it is now, links kept
-    env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "DISABLE_TELEMETRY": "1",
-           "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1"}
-    for argv in (["plugin", "marketplace", "add", str(market)],
-                 ["plugin", "install", "judgment-toolkit@judgment-toolkit"]):
-        r = subprocess.run([str(CLAUDE), *argv], env=env, capture_output=True, text=True, timeout=120)
-        assert r.returncode == 0, (argv, r.stdout, r.stderr)
-    installed = json.loads((home / ".claude" / "plugins" / "installed_plugins.json").read_text())
-    assert "judgment-toolkit@judgment-toolkit" in json.dumps(installed)
-    return home
-
-
-@pytest.fixture
-def project(tmp_path):
-    shop = tmp_path / "shop"
-    shop.mkdir()
-    subprocess.run(["git", "init", "-q", str(shop)], check=True)
-    return shop
-
-
-def decide(project, question, answer, rationale):
-    subprocess.run([str(VENV_BIN / "judgment-ledger"), "append", "--project", project.name,
-                    "--question", question, "--answer", answer, "--card-ref", "c.json",
-                    "--rationale", rationale], cwd=project, check=True, capture_output=True)
+require_claude()
 
 
 def ask(home, project, question, path=None, answer=None, **env):
@@ -139,19 +90,9 @@ def test_the_session_never_breaks(home, project, fault):
 # with it"): measured with a hook of the test's own that prints a fixed answer ---------------
 
 def fixed_hook_session(tmp_path, answer):
-    """A session whose only hooks are a PreToolUse that prints `answer` and a PostToolUse that
-    keeps its payload; returns (session record, PostToolUse payload or None)."""
-    home, project = tmp_path / "fixed-home", tmp_path / "p"
-    (home / ".claude").mkdir(parents=True)
-    project.mkdir()
-    (tmp_path / "answer.json").write_text(json.dumps({"hookSpecificOutput": dict(
-        hookEventName="PreToolUse", **answer)}))
-    post = tmp_path / "post.json"
-    (home / ".claude" / "settings.json").write_text(json.dumps({"hooks": {
-        "PreToolUse": [{"matcher": "AskUserQuestion", "hooks": [
-            {"type": "command", "command": f"cat >/dev/null; cat '{tmp_path / 'answer.json'}'"}]}],
-        "PostToolUse": [{"matcher": "AskUserQuestion", "hooks": [
-            {"type": "command", "command": f"cat > '{post}'"}]}]}}))
+    """A session under fixed_hook_home's hooks; returns (session record, PostToolUse payload
+    or None)."""
+    home, project, post = fixed_hook_home(tmp_path, answer)
 
     def reply(request):
         return {"behavior": "allow", "updatedInput": dict(request["input"], answers={
@@ -162,12 +103,6 @@ def fixed_hook_session(tmp_path, answer):
                for b in m["message"]["content"] if isinstance(b, dict) and b.get("type") == "tool_result"]
     run["tool_result"] = results[0]["content"] if results else None
     return run, json.loads(post.read_text()) if post.exists() else None
-
-
-def shown_with_a_note():
-    doc = json.loads(json.dumps({"questions": [QUEUE]}))
-    doc["questions"][0]["options"][1]["description"] += " (chosen before)"
-    return doc
 
 
 @pytest.mark.parametrize("decision", [None, "ask"])
