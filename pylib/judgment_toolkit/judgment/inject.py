@@ -136,8 +136,9 @@ class Query:
         """Typos: an English term of the question that no record of the project holds (df 0)
         and that is one edit (a letter dropped, added, changed, or two swapped) from a term of
         the candidates, of TYPO_MIN letters or more, is read as that term ("verison" is
-        "version"): its word then counts as held wherever the corrected term is, with the idf
-        the pass measured for the written one (the corrected term was not searched for)."""
+        "version"): its word then counts as held wherever the corrected term is. The corrected
+        term keeps its own idf where the pass measured one (a lexicon term of the query), else
+        takes the written one's (it was not searched for)."""
         missing = [t for t, df in zip(scorer.terms, scorer.df)
                    if not df and t in self.own and t.isalpha() and t.isascii()
                    and len(t) >= TYPO_MIN]
@@ -150,7 +151,7 @@ class Query:
             near = sorted(v for v in vocabulary if _one_edit(t, v))
             if near:
                 fixed[t] = near[0]
-                idf[near[0]] = idf.get(t, 0.0)
+                idf.setdefault(near[0], idf.get(t, 0.0))  # a measured idf stays
         if fixed:
             self.words = [tuple(fixed.get(t, t) for t in word) for word in self.words]
             self.own = self.own | set(fixed.values())
