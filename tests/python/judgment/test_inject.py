@@ -180,22 +180,16 @@ def test_one_edit(a, b, near):
     assert inject._one_edit(b, a) is near
 
 
-EVAL = "bench/eval/inject/ledger.jsonl"
-
-
-def test_a_decision_whose_answer_is_offered_needs_a_lower_match():
+def test_a_decision_whose_answer_is_offered_needs_a_lower_match(shop):
     """A past answer among the option labels is a decision between the same alternatives: the
-    record (pa13: "Test the card network integration against the processor's sandbox or recorded
-    fixtures?") is
-    accepted below ACCEPT when its answer is offered, and not when the options name others."""
-    import pathlib
-    root = pathlib.Path(__file__).resolve().parents[3]
-    path, question = str(root / EVAL), "카드망 연동 테스트 sandbox로 돌릴까 녹화 fixture로?"
-    found = inject.judge(path, "payments-api", question, ["sandbox", "fixture", "mock"])
-    assert found[0][1]["id"] == "pa13"
+    job-queue decision ("Use Redis or Postgres for the job queue?" -> postgres) is accepted
+    below ACCEPT when its answer is offered, and not when the options name others."""
+    question = "Where do background tasks wait to run?"
+    found = inject.judge(str(shop), "shop", question, ["Postgres", "Redis", "SQS"])
+    assert found[0][1]["id"] == "queue"
     assert inject.ACCEPT_OFFERED <= found[0][0]["match"] < inject.ACCEPT
-    assert ids(inject.answers(path, "payments-api", question, ["sandbox", "fixture", "mock"])) == ["pa13"]
-    assert inject.answers(path, "payments-api", question, ["staging", "mock"]) == []
+    assert ids(inject.answers(str(shop), "shop", question, ["Postgres", "Redis", "SQS"])) == ["queue"]
+    assert inject.answers(str(shop), "shop", question, ["SQS", "Kafka"]) == []
 
 
 def test_an_offered_number_is_no_alternative():
@@ -209,3 +203,28 @@ def test_a_one_syllable_korean_loanword_is_a_word(shop):
     Korean: the job-queue decision recorded in English is found through the lexicon."""
     assert ids(inject.answers(str(shop), "shop", "잡 큐는 뭐 씀?")) == ["queue"]
     assert ids(inject.answers(str(shop), "shop", "잡 큐 뭘로 할래?")) == ["queue"]
+
+
+GENERAL = [
+    decision("signing", "Sign webhooks with HMAC or with asymmetric keys?", "HMAC-SHA256"),
+    decision("attempts", "How many attempts for a failed payment?", "3, a day apart"),
+    decision("raw", "Keep the raw events for how long?", "13 months"),
+    decision("launch", "Which languages at launch?", "Korean and English"),
+    decision("login", "Sign in with Google for the console?", "yes, SSO only"),
+]
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("웹훅 서명은 대칭키로 할까 비대칭키로 할까?", "signing"),
+    ("결제 실패하면 시도 횟수 몇 번까지?", "attempts"),
+    ("원시 이벤트 얼마동안 들고 있음?", "raw"),
+    ("런칭 때 언어 뭐뭐 들어감?", "launch"),
+])
+def test_general_korean_words_find_the_english_decision(tmp_path, question, expected):
+    """The packaged lexicon's general vocabulary (templates/lexicon.txt): 서명 is a signature,
+    비대칭키 an asymmetric key, 횟수 attempts, 원시 raw, 얼마동안 how long, 런칭 launch; the
+    question shares no term with the decision, and a login decision ("sign in") is no
+    signature."""
+    path = tmp_path / "ledger.jsonl"
+    write_records(path, [dict(r, project="shop") for r in GENERAL])
+    assert ids(inject.answers(str(path), "shop", question)) == [expected]
