@@ -29,7 +29,9 @@ The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
      the best candidate's match;
   3. one topic: the candidates that answer the same question as an accepted record (Topic)
      form its topic; where they disagree the newest leads (else the best match), and the older ones
-     with another answer are "earlier".
+     with another answer are "earlier". A later candidate joins the topic only when it is worded
+     as a change (CHANGE: "move to", "바꿀까", "대신", ...) or its question is SAME_CERTAIN close:
+     one that builds on the accepted decision ("shard the Playwright tests?") does not reverse it.
 """
 MAX_ANSWERS = 3
 CANDIDATES = 10
@@ -40,6 +42,7 @@ ACCEPT = 0.4
 ACCEPT_OFFERED = 0.35  # enough for a record whose answer is one of the options offered
 MARGIN = 0.8
 SAME_QUESTION = 0.5
+SAME_CERTAIN = 0.7  # a later decision this close is on the same question, however worded
 SAME_LOOSE = 0.3  # enough for a candidate that itself comes NEAR to answering
 NEAR = 0.25
 GENERIC_WEIGHT = 0.2  # of a generic word's idf (GENERIC)
@@ -330,6 +333,9 @@ class Topic:
         """x (accepted) and y (a candidate whose match with the asked question is `match`)."""
         a, b = self._words(x), self._words(y)
         similar = (self._covered(a, b) + self._covered(b, a)) / 2
+        newer = self.time_key(y["decided_at"]) > self.time_key(x["decided_at"])
+        if newer and similar < SAME_CERTAIN and not _changes(y):
+            return False
         if similar >= SAME_QUESTION:
             return True
         # a later decision that reverses x is often asked as a change ("move the console to
@@ -374,3 +380,29 @@ def is_generic(word, generic):
 
 def _answer(rec):
     return " ".join(str(rec.get("answer", "")).casefold().split())
+
+
+# How a decision that changes an earlier one is asked: the verbs and adverbs of a change, in
+# English (as analysed: stems) and in Korean (the syllables a verb's forms begin with: 바꿀까,
+# 바꿔, 바꾼 ...). A later decision on a related question that changes nothing ("shard the
+# Playwright tests in CI?" after "Cypress or Playwright?") builds on the earlier one.
+CHANGE = """
+move switch replace migrate instead still now anymore again drop stop revisit reconsider
+upgrade downgrade raise lower increase reduce change shorten extend cut back retire keep
+"""
+CHANGE_KOREAN = tuple("""
+바꾸 바꿀 바꿔 바꾼 바꿈 옮기 옮길 옮겨 옮긴 대신 전환 교체 이전 늘리 늘릴 늘려 늘린 줄이 줄일 줄여 줄인
+올리 올릴 올려 올린 내리 내릴 내려 내린 통일 지금 다시 그만 계속 단축 연장 확대 축소 폐기 중단 유지
+""".split())
+_CHANGE = None
+
+
+def _changes(rec):
+    """Whether a record is worded as a change (CHANGE, CHANGE_KOREAN) in its question or
+    answer."""
+    global _CHANGE
+    from .analysis import terms
+    if _CHANGE is None:
+        _CHANGE = frozenset(terms(CHANGE))
+    text = " ".join(rec[f] for f in ("question", "answer") if type(rec.get(f)) is str)
+    return not _CHANGE.isdisjoint(terms(text)) or any(k in text for k in CHANGE_KOREAN)

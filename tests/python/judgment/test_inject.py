@@ -89,6 +89,32 @@ def test_on_a_reversed_decision_the_newest_leads_and_the_older_is_earlier(tmp_pa
     assert [r["id"] for r in found[0]["earlier"]] == ["api-1"]
 
 
+@pytest.mark.parametrize("later_question, later_answer, reverses", [
+    ("Shard the Playwright tests in CI?", "yes, 4 shards", False),
+    ("Playwright 테스트 CI에서 샤딩할까?", "4개로 나눈다", False),
+    ("Switch the end-to-end tests from Playwright to Cypress?", "Cypress", True),
+    ("E2E 테스트 Playwright 대신 Cypress로 바꿀까?", "Cypress로 전환", True),
+])
+def test_a_later_decision_leads_only_when_it_changes_the_earlier_one(
+        tmp_path, later_question, later_answer, reverses):
+    """A later decision on the same subject that is not worded as a change (inject.CHANGE,
+    CHANGE_KOREAN) builds on the earlier one: it does not take the lead from the decision that
+    answers the question, nor is that decision shown as "earlier"."""
+    path = tmp_path / "ledger.jsonl"
+    first = decision("e2e-tool", "Cypress or Playwright for the end-to-end tests?", "Playwright",
+                     at="2025-03-03")
+    later = decision("e2e-later", later_question, later_answer, at="2025-09-09")
+    write_records(path, [first, later])
+    found = inject.answers(str(path), "shop", "Which end-to-end test tool: Cypress or Playwright?",
+                           ["Cypress", "Playwright"])
+    if reverses:
+        assert ids(found)[0] == "e2e-later"
+        assert [r["id"] for r in found[0]["earlier"]] == ["e2e-tool"]
+    else:
+        assert ids(found)[0] == "e2e-tool"
+        assert found[0]["earlier"] == []
+
+
 def test_two_subjects_asked_at_once_give_two_answers_best_first(shop):
     found = inject.answers(str(shop), "shop",
                            "How long do we retain application logs, and what TTL for product pages on the CDN?")
