@@ -23,7 +23,8 @@ The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
   2. accept: a candidate is kept only when it is about what is asked, measured on whole words
      (a Korean word's 2-character pieces count as one word), each weighed by its idf:
      `asked` is the share of the question's words that the record holds (its own word, or one
-     the lexicon gives for it, which counts ALT_CREDIT), `covered` the share of the record's
+     the lexicon gives for it, which counts ALT_CREDIT in the record's question and ALT_FAR
+     elsewhere), `covered` the share of the record's
      QUESTION words that the question or its options hold; GENERIC words weigh GENERIC_WEIGHT
      of their idf; the match is their geometric mean and must reach ACCEPT and MARGIN times
      the best candidate's match;
@@ -39,6 +40,7 @@ OPTION_WEIGHT = 0.3  # an option label's term, against a question's term (1)
 OPTION_CREDIT = 0.5  # a record's question word found only among the option labels
 ALT_CREDIT = 0.8  # a question word matched through the lexicon, against the word itself
 ACCEPT = 0.4
+ALT_FAR = 0.5  # ... when the record holds the lexicon's word only outside its question
 ACCEPT_OFFERED = 0.35  # enough for a record whose answer is one of the options offered
 MARGIN = 0.8
 SAME_QUESTION = 0.5
@@ -167,7 +169,7 @@ class Query:
         asked_q = set(terms(question))
         rare = max(idf.values()) if idf else 1.0
         generic = generic_words()
-        f = {"asked": self._asked(asked_fields, idf), "asked_q": self._asked(asked_q, idf)}
+        f = {"asked": self._asked(asked_fields, idf, asked_q), "asked_q": self._asked(asked_q, idf, asked_q)}
         found = 0.0
         total = 0.0
         for word in self.analysis.word_terms(question):
@@ -186,19 +188,27 @@ class Query:
         f["match"] = (f["asked"] * f["covered"]) ** 0.5
         return f
 
-    def _asked(self, held, idf):
+    def _asked(self, held, idf, held_in_question):
+        """The share of the question's words, by idf, that a record holds (`held`: the terms
+        of the fields read; `held_in_question`: those of its question): a word of its own
+        counts 1; a word the lexicon translates counts ALT_CREDIT when the record's question
+        holds the translation, ALT_FAR when only its answer, rationale or tags do (a long
+        rationale holds a chance translation of some word far more often than a question)."""
         found = 0.0
         total = 0.0
         generic = generic_words()
-        reached = _reached(self.entries, held)
+        near = _reached(self.entries, held_in_question)
+        far = _reached(self.entries, held) - near
         for word in self.words:
             weight = sum(idf.get(t, 0.0) for t in word) / len(word)
             if is_generic(word, generic):
                 weight *= GENERIC_WEIGHT
             total += weight
             share = sum(1 for t in word if t in held) / len(word)
-            if share < ALT_CREDIT and not reached.isdisjoint(word):
+            if share < ALT_CREDIT and not near.isdisjoint(word):
                 share = ALT_CREDIT
+            elif share < ALT_FAR and not far.isdisjoint(word):
+                share = ALT_FAR
             found += weight * share
         return found / total if total else 0.0
 

@@ -193,8 +193,8 @@ def test_a_teams_own_lexicon_links_its_words(tmp_path, shop):
 def test_a_typo_of_a_word_the_ledger_lacks_is_read_as_the_word_one_edit_away(shop):
     """"webhok" is in no record: read as "webhook" (one letter dropped), the decision is found;
     a word two edits away is not corrected."""
-    assert ids(inject.answers(str(shop), "shop", "webhok retry count?")) == ["webhooks"]
-    assert inject.answers(str(shop), "shop", "wbhok retry count?") == []
+    assert ids(inject.answers(str(shop), "shop", "webhok retries?")) == ["webhooks"]
+    assert inject.answers(str(shop), "shop", "wbhok retries?") == []
 
 
 @pytest.mark.parametrize("a, b, near", [
@@ -254,3 +254,15 @@ def test_general_korean_words_find_the_english_decision(tmp_path, question, expe
     path = tmp_path / "ledger.jsonl"
     write_records(path, [dict(r, project="shop") for r in GENERAL])
     assert ids(inject.answers(str(path), "shop", question)) == [expected]
+
+
+def test_a_translation_counts_less_outside_the_records_question():
+    """The lexicon gives "deploy" for 배포: a record that asks about deploys holds the question's
+    word at ALT_CREDIT; one that names a deploy only in its rationale, at ALT_FAR."""
+    query = inject.Query("배포?", [], {})
+    idf = {"배포": 1.0}
+    asks = {"question": "When do we deploy?", "answer": "Tuesdays", "rationale": ""}
+    names = {"question": "When do we ship?", "answer": "Tuesdays", "rationale": "a deploy a week"}
+    assert query.features(asks, idf)["asked"] == pytest.approx(inject.ALT_CREDIT)
+    assert query.features(names, idf)["asked"] == pytest.approx(inject.ALT_FAR)
+    assert inject.ALT_FAR < inject.ALT_CREDIT
