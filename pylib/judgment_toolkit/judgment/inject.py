@@ -30,9 +30,10 @@ The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
      the best candidate's match;
   3. one topic: the candidates that answer the same question as an accepted record (Topic)
      form its topic; where they disagree the newest leads (else the best match), and the older ones
-     with another answer are "earlier". A later candidate joins the topic only when it is worded
-     as a change (CHANGE: "move to", "바꿀까", "대신", ...) or its question is SAME_CERTAIN close:
-     one that builds on the accepted decision ("shard the Playwright tests?") does not reverse it.
+     with another answer are "earlier". Two records join one topic only when the later of them
+     is worded as a change (CHANGE: "move to", "바꿀까", "대신", ...) or their questions are
+     SAME_CERTAIN close: a later decision that builds on an earlier one ("shard the Playwright
+     tests?" after "Cypress or Playwright?") does not reverse it.
 """
 MAX_ANSWERS = 3
 CANDIDATES = 10
@@ -344,7 +345,7 @@ class Topic:
         a, b = self._words(x), self._words(y)
         similar = (self._covered(a, b) + self._covered(b, a)) / 2
         newer = self.time_key(y["decided_at"]) > self.time_key(x["decided_at"])
-        if newer and similar < SAME_CERTAIN and not _changes(y):
+        if similar < SAME_CERTAIN and not _changes(y if newer else x):
             return False
         if similar >= SAME_QUESTION:
             return True

@@ -115,6 +115,20 @@ def test_a_later_decision_leads_only_when_it_changes_the_earlier_one(
         assert found[0]["earlier"] == []
 
 
+def test_an_older_decision_on_a_neighbouring_question_is_no_earlier_answer(tmp_path):
+    """The later of two decisions must be worded as a change for the older to be shown as
+    what it reversed: the logging library is not an earlier Python version."""
+    path = tmp_path / "ledger.jsonl"
+    logging = decision("logging", "Which logging library for the Python services?", "structlog",
+                       at="2025-01-10")
+    version = decision("version", "Which Python version for new services?", "3.12",
+                       at="2025-06-01")
+    write_records(path, [logging, version])
+    found = inject.answers(str(path), "shop", "Python version for the new services?")
+    assert ids(found) == ["version"]
+    assert found[0]["earlier"] == []
+
+
 def test_two_subjects_asked_at_once_give_two_answers_best_first(shop):
     found = inject.answers(str(shop), "shop",
                            "How long do we retain application logs, and what TTL for product pages on the CDN?")
