@@ -15,6 +15,7 @@ is always read; $HARNESS_JUDGMENT_LEXICON names more files (separated by os.path
 are added to it, so a team can teach the ranking its own words. Only the relevance ranking
 imports this module.
 """
+from bisect import bisect_right
 import functools
 import os
 
@@ -26,6 +27,7 @@ PACKAGED = "lexicon.txt"  # in templates/ (judgment_toolkit.packaged)
 ENV = "HARNESS_JUDGMENT_LEXICON"
 MAX_BYTES = 4 * 1024 * 1024  # a lexicon file larger than this is refused, unread
 EXPANSION_WEIGHT = 0.5  # of a query's own term
+_ALNUM = frozenset("0123456789abcdefghijklmnopqrstuvwxyz")  # folded ASCII letters and digits
 
 
 class LexiconError(ValueError):
@@ -78,11 +80,14 @@ class Lexicon:
 
     def __init__(self):
         self.items = []  # [where, entries, folded line, group or None until analysed]
+        self.text = None  # the folded lines joined by LFs, and where each starts (_lines_with)
+        self.starts = None
 
     def add(self, found, analysed=None):
         for i, (where, entries) in enumerate(found):
             group = analysed[i] if analysed else None
             self.items.append([where, entries, analysis.fold(",".join(entries)), group])
+        self.text = self.starts = None
 
     def __len__(self):
         return len(self.items)
@@ -100,16 +105,39 @@ class Lexicon:
         """[(the terms of `own` that fire the group, group)] of every group that fires for a
         query whose terms are `own`, in the lexicon's order."""
         have = set(own)
-        query_needles = [n for t in own for n in analysis.needles(t)]
         found = []
-        for item in self.items:
-            if not any(n in item[2] for n in query_needles):
-                continue
-            group = self._group(item)
+        for i in self._lines_with({n for t in own for n in analysis.needles(t)}):
+            group = self._group(self.items[i])
             sources = frozenset(t for entry in group if have.issuperset(entry) for t in entry)
             if sources:
                 found.append((sources, group))
         return found
+
+    def _lines_with(self, needles):
+        """The indices, in order, of the items whose folded line holds one of `needles`, a
+        needle of an ASCII term only at a word's start: a word with that term begins with it
+        (analysis.needles), and a letter or digit before it would be of the same word. Found by
+        str.find over the lines joined once, a jump to the next line after each hit: the
+        lines are not visited one by one, and a one-letter needle ("m" of "mq") brings only
+        the lines with a word that starts with it."""
+        if self.text is None:
+            self.text = "\n".join(item[2] for item in self.items)
+            self.starts = [0]
+            for item in self.items[:-1]:
+                self.starts.append(self.starts[-1] + len(item[2]) + 1)
+        text, starts = self.text, self.starts
+        hit = set()
+        for n in needles:
+            word_start = n.isascii()
+            at = text.find(n)
+            while at != -1:
+                line = bisect_right(starts, at) - 1
+                if word_start and at > starts[line] and text[at - 1] in _ALNUM:
+                    at = text.find(n, at + 1)
+                    continue
+                hit.add(line)
+                at = text.find(n, starts[line + 1]) if line + 1 < len(starts) else -1
+        return sorted(hit)
 
     def expand(self, own, weight=EXPANSION_WEIGHT):
         """{added term: weight} for a query whose terms are `own`, in a stable order."""
