@@ -280,10 +280,15 @@ class Pass:
             rough = [0.0] * lines
             for i, ids in enumerate(held):
                 value = s.weights[i] * math.log(1 + (n - df[i] + 0.5) / (df[i] + 0.5))
+                if len(ids) == lines:  # every line: one comprehension, in the same order
+                    rough = [r + value for r in rough]
+                    continue
                 for line_id in ids:
                     rough[line_id] += value
-            best = heapq.nlargest(SHORTLIST, range(lines), key=lambda i: (rough[i], self.offsets[i]))
-            chosen = [self.offsets[i] for i in best]
+            # line ids follow the file's order, hence the offsets': (rough, id) orders as
+            # (rough, offset) does, and is compared in C, without a key function
+            best = heapq.nlargest(SHORTLIST, zip(rough, count()))
+            chosen = [self.offsets[i] for _, i in best]
             s.df = df
         self._score_exactly(sorted(chosen), keep_df=not exact_df)
         s.count = self.count
