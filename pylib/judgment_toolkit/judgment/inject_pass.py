@@ -23,7 +23,7 @@ So its cost is a few C-speed scans per block and the analysis of at most max(EXA
 records; the relevance mode (`--rank relevance`) keeps its own pass.
 """
 import heapq
-from itertools import accumulate, count, repeat
+from itertools import count, repeat
 import json
 import math
 from operator import add
@@ -48,6 +48,7 @@ _TAG_LIST_STR = re.compile(_TAG_LIST)
 _RECORD = (rb'\{"id":"([^"]*)",%s,"decided_at":"([^"]*)",'
            rb'"question":"([^"]*)","answer":"([^"]*)"(?:,"rationale":"([^"]*)")?'
            rb',"card_ref":"([^"]*)","tags":\[("[^"]*"(?:,"[^"]*")*|)\]')
+_LF = re.compile(b"\n")
 _Q, _A, _R, _T = (rank.WEIGHTS[f] for f in ("question", "answer", "rationale", "tags"))
 
 
@@ -184,7 +185,10 @@ class Pass:
         except UnicodeDecodeError:  # each line as _line reads it: parsed
             return False
         lines = len(found)
-        chars = [_chars(b"\n".join(values)) - (lines - 1) for values in fields]
+        if text.isascii():  # a character a byte: summed in C, nothing joined
+            chars = [sum(map(len, values)) for values in fields]
+        else:
+            chars = [_chars(b"\n".join(values)) - (lines - 1) for values in fields]
         tags = fields[3]
         tag_chars = chars[3] - 3 * b"".join(tags).count(b'","') - 2 * (lines - tags.count(b""))
         self.count += lines
@@ -201,10 +205,16 @@ class Pass:
             hits.append((holding, [i for i, t in enumerate(texts) if n in t]))
         if hits:
             # a line id for each line holding a needle, in the block's order
-            held = sorted(set().union(*[numbers for _, numbers in hits]))
-            ids = dict(zip(held, count(len(self.offsets))))
-            for holding, numbers in hits:
-                holding.extend(map(ids.__getitem__, numbers))
+            first = len(self.offsets)
+            if any(len(numbers) == lines for _, numbers in hits):  # every line holds one
+                held = range(lines)
+                for holding, numbers in hits:
+                    holding.extend(map(add, numbers, repeat(first)))
+            else:
+                held = sorted(set().union(*[numbers for _, numbers in hits]))
+                ids = dict(zip(held, count(first)))
+                for holding, numbers in hits:
+                    holding.extend(map(ids.__getitem__, numbers))
             starts = self._starts(buf, cut, at_needle)
             self.offsets.extend(map(add, repeat(base), map(starts.__getitem__, held)))
         return True
@@ -215,9 +225,8 @@ class Pass:
         if at_needle:
             at = map(re.Match.start, self.needle_at.finditer(buf, 0, cut))
             return list(map(add, map(buf.rfind, repeat(b"\n"), repeat(0), at), repeat(1)))
-        starts = [0]  # line k starts after the k lines before it and their LFs
-        starts.extend(map(add, accumulate(map(len, buf[:cut].split(b"\n")[:-1])), count(1)))
-        return starts
+        # line k starts after the k-th LF
+        return [0, *map(re.Match.end, _LF.finditer(buf, 0, cut))]
 
     def _line(self, offset, raw):
         try:
