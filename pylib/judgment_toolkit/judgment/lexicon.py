@@ -18,6 +18,7 @@ imports this module.
 from bisect import bisect_right
 import functools
 import os
+import re
 
 from . import analysis, ledger
 from .args import UsageError
@@ -28,6 +29,7 @@ ENV = "HARNESS_JUDGMENT_LEXICON"
 MAX_BYTES = 4 * 1024 * 1024  # a lexicon file larger than this is refused, unread
 EXPANSION_WEIGHT = 0.5  # of a query's own term
 _ALNUM = frozenset("0123456789abcdefghijklmnopqrstuvwxyz")  # folded ASCII letters and digits
+_ASCII_RUN = re.compile("[0-9a-z]+")
 
 
 class LexiconError(ValueError):
@@ -106,20 +108,23 @@ class Lexicon:
         query whose terms are `own`, in the lexicon's order."""
         have = set(own)
         found = []
-        for i in self._lines_with({n for t in own for n in analysis.needles(t)}):
+        for i in self._lines_with({n for t in own for n in analysis.needles(t)}, have):
             group = self._group(self.items[i])
             sources = frozenset(t for entry in group if have.issuperset(entry) for t in entry)
             if sources:
                 found.append((sources, group))
         return found
 
-    def _lines_with(self, needles):
-        """The indices, in order, of the items whose folded line holds one of `needles`, a
-        needle of an ASCII term only at a word's start: a word with that term begins with it
-        (analysis.needles), and a letter or digit before it would be of the same word. Found by
-        str.find over the lines joined once, a jump to the next line after each hit: the
-        lines are not visited one by one, and a one-letter needle ("m" of "mq") brings only
-        the lines with a word that starts with it."""
+    def _lines_with(self, needles, have):
+        """The indices, in order, of the items whose folded line holds one of `needles` and
+        may fire for a query whose terms are `have`: a needle of an ASCII term only at the
+        start of an ASCII word whose term is in `have` (analysing that word costs one stem,
+        analysing the group one a word of each entry). A word with an ASCII term begins with
+        its needle (analysis.needles); a letter or digit before it would be of the same word,
+        and where a non-ASCII character borders it the line is kept. Found by str.find over
+        the lines joined once, a jump to the next line after each hit: the lines are not
+        visited one by one, and a one-letter needle ("m" of "mq") brings only the lines with
+        a word of the query's terms."""
         if self.text is None:
             self.text = "\n".join(item[2] for item in self.items)
             self.starts = [0]
@@ -132,7 +137,7 @@ class Lexicon:
             at = text.find(n)
             while at != -1:
                 line = bisect_right(starts, at) - 1
-                if word_start and at > starts[line] and text[at - 1] in _ALNUM:
+                if word_start and not _may_be_term(text, at, at > starts[line], have):
                     at = text.find(n, at + 1)
                     continue
                 hit.add(line)
@@ -150,6 +155,24 @@ class Lexicon:
                     if t not in have and added.get(t, 0.0) < share:
                         added[t] = share
         return added
+
+
+def _may_be_term(text, at, inside, have):
+    """Whether the word of folded text that starts at `at` (not at a line's start when
+    `inside`) may have a term in `have`: False when a letter or digit before `at` makes it
+    part of a longer word, or when it is an ASCII word whose term is not in `have`; True
+    where a non-ASCII character borders it (another script's rules split it)."""
+    if inside:
+        before = text[at - 1]
+        if before in _ALNUM:
+            return False
+        if not before.isascii():
+            return True
+    m = _ASCII_RUN.match(text, at)
+    end = m.end()
+    if end < len(text) and not text[end].isascii():
+        return True
+    return analysis.term(m.group()) in have
 
 
 def read_file(path):
