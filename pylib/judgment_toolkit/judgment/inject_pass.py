@@ -22,7 +22,6 @@ record). Here the project's lines are read from their bytes:
 So its cost is a few C-speed scans per block and the analysis of at most max(EXACT, SHORTLIST)
 records; the relevance mode (`--rank relevance`) keeps its own pass.
 """
-import heapq
 from itertools import count, repeat
 import json
 import math
@@ -294,10 +293,10 @@ class Pass:
                     continue
                 for line_id in ids:
                     rough[line_id] += value
-            # line ids follow the file's order, hence the offsets': (rough, id) orders as
-            # (rough, offset) does, and is compared in C, without a key function
-            best = heapq.nlargest(SHORTLIST, zip(rough, count()))
-            chosen = [self.offsets[i] for _, i in best]
+            # line ids follow the file's order, hence the offsets': the best by (rough, offset)
+            # are the last of a stable sort by rough (ties stay in id order), sorted in C
+            best = sorted(range(lines), key=rough.__getitem__)[-SHORTLIST:]
+            chosen = [self.offsets[i] for i in best]
             s.df = df
         self._score_exactly(sorted(chosen), keep_df=not exact_df)
         s.count = self.count
