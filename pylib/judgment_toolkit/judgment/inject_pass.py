@@ -181,7 +181,7 @@ class Pass:
         if not found:
             return True  # no line of the project
         fields = list(zip(*found))  # ids, times, questions, answers, rationales, card refs, tags
-        if any(b"\n" in b"".join(values) for values in fields):
+        if b"\n" in b"".join(fields[0] + fields[1] + fields[5]):
             return False  # a match across lines: each line as _line reads it
         fields = fields[2:5] + fields[6:]  # the searched ones: question, answer, rationale, tags
         try:  # str: `in` on bytes costs several times more
@@ -189,6 +189,8 @@ class Pass:
         except UnicodeDecodeError:  # each line as _line reads it: parsed
             return False
         lines = len(found)
+        if text.count("\n") != lines - 1:  # a searched field across lines: as above
+            return False
         if text.isascii():  # a character a byte: summed in C, nothing joined
             chars = [sum(map(len, values)) for values in fields]
         else:

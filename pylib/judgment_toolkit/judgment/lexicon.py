@@ -15,7 +15,6 @@ is always read; $HARNESS_JUDGMENT_LEXICON names more files (separated by os.path
 are added to it, so a team can teach the ranking its own words. Only the relevance ranking
 imports this module.
 """
-from bisect import bisect_right
 import functools
 import os
 import re
@@ -127,21 +126,24 @@ class Lexicon:
         a word of the query's terms."""
         if self.text is None:
             self.text = "\n".join(item[2] for item in self.items)
-            self.starts = [0]
-            for item in self.items[:-1]:
-                self.starts.append(self.starts[-1] + len(item[2]) + 1)
+            self.starts = {}  # where a line starts -> its item's index
+            at = 0
+            for i, item in enumerate(self.items):
+                self.starts[at] = i
+                at += len(item[2]) + 1
         text, starts = self.text, self.starts
         hit = set()
         for n in needles:
             word_start = n.isascii()
             at = text.find(n)
             while at != -1:
-                line = bisect_right(starts, at) - 1
-                if word_start and not _may_be_term(text, at, at > starts[line], have):
+                begin = text.rfind("\n", 0, at) + 1
+                if word_start and not _may_be_term(text, at, at > begin, have):
                     at = text.find(n, at + 1)
                     continue
-                hit.add(line)
-                at = text.find(n, starts[line + 1]) if line + 1 < len(starts) else -1
+                hit.add(starts[begin])
+                end = text.find("\n", at)
+                at = text.find(n, end + 1) if end != -1 else -1
         return sorted(hit)
 
     def expand(self, own, weight=EXPANSION_WEIGHT):
