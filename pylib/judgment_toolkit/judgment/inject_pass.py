@@ -284,9 +284,15 @@ class Pass:
         else:
             df = [0] * len(self.terms)
             held = [set() for _ in self.terms]  # term -> ids of the lines holding a needle of it
+            every = range(lines)  # a needle's lines are distinct: as many as lines is all of them
             for n, holding in self.lines_of.items():
                 for i in self.by_needle[n]:
-                    held[i].update(holding)
+                    if held[i] is every:
+                        continue
+                    if len(holding) == lines:
+                        held[i] = every
+                    else:
+                        held[i].update(holding)
             for i, ids in enumerate(held):
                 df[i] = len(ids)
             for counts in (e[0] for e in s.hits):  # the lines parsed already: their own terms
