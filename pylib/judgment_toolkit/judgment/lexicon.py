@@ -80,14 +80,14 @@ class Lexicon:
     query needle is skipped unread."""
 
     def __init__(self):
-        self.items = []  # [where, entries, folded line, group or None until analysed]
+        self.items = []  # [where, entries, (unused), group or None until analysed]
         self.text = None  # the folded lines joined by LFs, and where each starts (_lines_with)
         self.starts = None
 
     def add(self, found, analysed=None):
         for i, (where, entries) in enumerate(found):
             group = analysed[i] if analysed else None
-            self.items.append([where, entries, analysis.fold(",".join(entries)), group])
+            self.items.append([where, entries, None, group])
         self.text = self.starts = None
 
     def __len__(self):
@@ -125,12 +125,13 @@ class Lexicon:
         visited one by one, and a one-letter needle ("m" of "mq") brings only the lines with
         a word of the query's terms."""
         if self.text is None:
-            self.text = "\n".join(item[2] for item in self.items)
+            # folded in one call: an LF neither composes nor folds with its neighbours
+            self.text = analysis.fold("\n".join(",".join(item[1]) for item in self.items))
             self.starts = {}  # where a line starts -> its item's index
             at = 0
-            for i, item in enumerate(self.items):
+            for i, line in enumerate(self.text.split("\n")):
                 self.starts[at] = i
-                at += len(item[2]) + 1
+                at += len(line) + 1
         text, starts = self.text, self.starts
         hit = set()
         for n in needles:
