@@ -48,8 +48,8 @@ def crowd(path, n):
     one of them the decision it asks about."""
     recs = []
     for i in range(n):
-        recs.append({"id": f"r{i}", "project": "shop",
-                     "decided_at": f"2025-01-01T{i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}Z",
+        at = f"2025-01-01T{i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}Z"
+        recs.append({"id": f"r{i}", "project": "shop", "decided_at": at,
                      "question": f"Which retry limit for the {['mail', 'export', 'import'][i % 3]} "
                                  f"worker, given load {i % 10}?",
                      "answer": ["3 tries", "5 tries", "no retry"][i % 3],
