@@ -31,7 +31,27 @@ whom whose why will with won would wouldn yes yet you your yours yourself yourse
 _HANGUL = "\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff"
 _KANA = "\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f"
 _HAN = "\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
-_WORD = re.compile(f"[{_HANGUL}]+|[{_KANA}]+|[{_HAN}]+|[^{_HANGUL}{_KANA}{_HAN}" r"\W_]+")
+_WORD = f"[{_HANGUL}]+|[{_KANA}]+|[{_HAN}]+|[^{_HANGUL}{_KANA}{_HAN}" r"\W_]+"
+# Compiling _WORD costs ~5 ms (sre expands each class's ranges code point by code point), more
+# than a tenth of the recall hook's budget, so it is compiled only for text that needs it: in
+# ASCII text a word is a run of ASCII letters and digits, and in text whose other characters
+# are all Hangul syllables (Korean), also a run of those; both give what _WORD gives.
+_ASCII_WORD = re.compile(r"[0-9A-Za-z]+")
+_ASCII_OR_SYLLABLES = re.compile(r"[0-9A-Za-z]+|[^\x00-\x7f]+")
+_ASCII_RUN = re.compile(r"[\x00-\x7f]+")
+_compiled = []
+
+
+def _words_of(folded):
+    """_WORD.findall(folded), compiling _WORD only when the fast paths above do not apply."""
+    if folded.isascii():
+        return _ASCII_WORD.findall(folded)
+    rest = _ASCII_RUN.sub("", folded)
+    if "\uac00" <= min(rest) and max(rest) <= "\ud7a3":  # Hangul syllables only
+        return _ASCII_OR_SYLLABLES.findall(folded)
+    if not _compiled:
+        _compiled.append(re.compile(_WORD))
+    return _compiled[0].findall(folded)
 
 
 
@@ -146,7 +166,7 @@ def words(folded):
     로그, "보관하나요" -> 보관) or is dropped as a Korean stopword; then a Hangul, kana or Han
     run longer than 2 characters becomes its overlapping 2-character pieces ("데이터베이스" ->
     데이 이터 터베 베이 이스)."""
-    found = _WORD.findall(folded)
+    found = _words_of(folded)
     if folded.isascii():
         return found
     out = []
@@ -205,7 +225,7 @@ def word_terms(text):
     appearance: [(term, ...)]. An English word gives one term, a long Hangul, kana or Han word
     its 2-character pieces, so a caller can weigh a word as one unit of meaning."""
     seen = {}
-    for word in _WORD.findall(fold(text)):
+    for word in _words_of(fold(text)):
         found = tuple(dict.fromkeys(t for t in map(term, _pieces(word)) if t is not None))
         if found:
             seen.setdefault(found, None)

@@ -17,6 +17,7 @@ imports this module.
 """
 import functools
 import os
+import re
 
 from . import analysis, ledger
 from .args import UsageError
@@ -26,6 +27,8 @@ PACKAGED = "lexicon.txt"  # in templates/ (judgment_toolkit.packaged)
 ENV = "HARNESS_JUDGMENT_LEXICON"
 MAX_BYTES = 4 * 1024 * 1024  # a lexicon file larger than this is refused, unread
 EXPANSION_WEIGHT = 0.5  # of a query's own term
+_ALNUM = frozenset("0123456789abcdefghijklmnopqrstuvwxyz")  # folded ASCII letters and digits
+_ASCII_RUN = re.compile("[0-9a-z]+")
 
 
 class LexiconError(ValueError):
@@ -77,12 +80,15 @@ class Lexicon:
     query needle is skipped unread."""
 
     def __init__(self):
-        self.items = []  # [where, entries, folded line, group or None until analysed]
+        self.items = []  # [where, entries, (unused), group or None until analysed]
+        self.text = None  # the folded lines joined by LFs, and where each starts (_lines_with)
+        self.starts = None
 
     def add(self, found, analysed=None):
         for i, (where, entries) in enumerate(found):
             group = analysed[i] if analysed else None
-            self.items.append([where, entries, analysis.fold(",".join(entries)), group])
+            self.items.append([where, entries, None, group])
+        self.text = self.starts = None
 
     def __len__(self):
         return len(self.items)
@@ -100,16 +106,46 @@ class Lexicon:
         """[(the terms of `own` that fire the group, group)] of every group that fires for a
         query whose terms are `own`, in the lexicon's order."""
         have = set(own)
-        query_needles = [n for t in own for n in analysis.needles(t)]
         found = []
-        for item in self.items:
-            if not any(n in item[2] for n in query_needles):
-                continue
-            group = self._group(item)
+        for i in self._lines_with({n for t in own for n in analysis.needles(t)}, have):
+            group = self._group(self.items[i])
             sources = frozenset(t for entry in group if have.issuperset(entry) for t in entry)
             if sources:
                 found.append((sources, group))
         return found
+
+    def _lines_with(self, needles, have):
+        """The indices, in order, of the items whose folded line holds one of `needles` and
+        may fire for a query whose terms are `have`: a needle of an ASCII term only at the
+        start of an ASCII word whose term is in `have` (analysing that word costs one stem,
+        analysing the group one a word of each entry). A word with an ASCII term begins with
+        its needle (analysis.needles); a letter or digit before it would be of the same word,
+        and where a non-ASCII character borders it the line is kept. Found by str.find over
+        the lines joined once, a jump to the next line after each hit: the lines are not
+        visited one by one, and a one-letter needle ("m" of "mq") brings only the lines with
+        a word of the query's terms."""
+        if self.text is None:
+            # folded in one call: an LF neither composes nor folds with its neighbours
+            self.text = analysis.fold("\n".join(",".join(item[1]) for item in self.items))
+            self.starts = {}  # where a line starts -> its item's index
+            at = 0
+            for i, line in enumerate(self.text.split("\n")):
+                self.starts[at] = i
+                at += len(line) + 1
+        text, starts = self.text, self.starts
+        hit = set()
+        for n in needles:
+            word_start = n.isascii()
+            at = text.find(n)
+            while at != -1:
+                begin = text.rfind("\n", 0, at) + 1
+                if word_start and not _may_be_term(text, at, at > begin, have):
+                    at = text.find(n, at + 1)
+                    continue
+                hit.add(starts[begin])
+                end = text.find("\n", at)
+                at = text.find(n, end + 1) if end != -1 else -1
+        return sorted(hit)
 
     def expand(self, own, weight=EXPANSION_WEIGHT):
         """{added term: weight} for a query whose terms are `own`, in a stable order."""
@@ -122,6 +158,24 @@ class Lexicon:
                     if t not in have and added.get(t, 0.0) < share:
                         added[t] = share
         return added
+
+
+def _may_be_term(text, at, inside, have):
+    """Whether the word of folded text that starts at `at` (not at a line's start when
+    `inside`) may have a term in `have`: False when a letter or digit before `at` makes it
+    part of a longer word, or when it is an ASCII word whose term is not in `have`; True
+    where a non-ASCII character borders it (another script's rules split it)."""
+    if inside:
+        before = text[at - 1]
+        if before in _ALNUM:
+            return False
+        if not before.isascii():
+            return True
+    m = _ASCII_RUN.match(text, at)
+    end = m.end()
+    if end < len(text) and not text[end].isascii():
+        return True
+    return analysis.term(m.group()) in have
 
 
 def read_file(path):
