@@ -91,7 +91,7 @@ def test_ten_thousand_records_parse_only_the_shortlist_and_the_candidates(costs)
 
 def test_the_words_stemmed_do_not_grow_with_the_ledger(costs):
     assert costs[10_000]["stems"] == costs[1_000]["stems"]
-    assert costs[10_000]["stems"] < 300
+    assert costs[10_000]["stems"] < 400  # 349 with the 816 groups of the packaged lexicon
 
 
 def test_a_one_letter_needle_does_not_analyse_the_lexicon(costs):
@@ -99,7 +99,9 @@ def test_a_one_letter_needle_does_not_analyse_the_lexicon(costs):
     lines, yet only the groups with a word of the query's terms are analysed."""
     for n in (1_000, 10_000):
         assert costs[n]["groups"] > 300
-        assert costs[n]["analysed"] <= 12, costs[n]
+        # 19 of 816 (the groups with a word of the question); reading every line that holds
+        # "m" or "p" analysed about half of them
+        assert costs[n]["analysed"] <= 25, costs[n]
 
 
 def test_english_and_korean_text_do_not_compile_the_full_word_pattern(tmp_path, costs):
