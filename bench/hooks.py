@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 HOOKS = json.loads((ROOT / "plugin" / "hooks" / "hooks.json").read_text())["hooks"]
 VENV_PY = ROOT / ".venv" / "bin" / "python"
 PYTHON = str(VENV_PY) if VENV_PY.exists() else "python3"  # the one scripts/lib/py.sh chooses
+INSTALLED = ROOT / ".venv" / "bin" / "judgment-kit"  # the console script pip wrote
 TOPICS = ["job queue", "cache", "logging library", "settings page", "deploy target", "CI runner",
           "database", "auth method", "API style", "test framework", "date library", "CSS approach"]
 CHOICES = [("Redis", "Postgres"), ("structlog", "loguru"), ("modal", "route"), ("k8s", "VMs"),
@@ -106,6 +107,15 @@ def main():
                 cmd = HOOKS[event][0]["hooks"][0]["command"]
                 wall, cpu = timed(["sh", "-c", cmd], json.dumps(payload).encode(), dict(here, **more), project, runs)
                 print(f"  {event:12s} {label:28s} p90 {p90(wall) / f_wall:5.2f} x floor ({p90(wall) * 1000:.0f} ms);"
+                      f" CPU p90 {p90(cpu) / p90(floor_cpu):5.2f} x ({p90(cpu) * 1000:.0f} ms)")
+            if INSTALLED.exists():
+                # as an installed user runs it: `judgment-kit` on PATH is the console script
+                # (pipx, pip), found before the plugin folder's Bash launcher
+                cmd = HOOKS["PreToolUse"][0]["hooks"][0]["command"]
+                wall, cpu = timed(["sh", "-c", cmd], json.dumps(rows[1][2]).encode(),
+                                  dict(here, PATH=f"{INSTALLED.parent}:{env['PATH']}"), project, runs)
+                label = "recall, installed command"
+                print(f"  {'PreToolUse':12s} {label:28s} p90 {p90(wall) / f_wall:5.2f} x floor ({p90(wall) * 1000:.0f} ms);"
                       f" CPU p90 {p90(cpu) / p90(floor_cpu):5.2f} x ({p90(cpu) * 1000:.0f} ms)")
             if size != max(sizes):
                 continue

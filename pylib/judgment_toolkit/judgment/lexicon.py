@@ -21,7 +21,7 @@ import re
 
 from . import analysis, ledger
 from .args import UsageError
-from .deps import MissingResource, packaged_text
+from .deps import packaged_text
 
 PACKAGED = "lexicon.txt"  # in templates/ (judgment_toolkit.packaged)
 ENV = "HARNESS_JUDGMENT_LEXICON"
@@ -80,14 +80,27 @@ class Lexicon:
     query needle is skipped unread."""
 
     def __init__(self):
-        self.items = []  # [where, entries, (unused), group or None until analysed]
+        # [where, entries, the line as written, group]; entries and group are None until the
+        # group is analysed, and `where` is (source, line number) until then for a group of
+        # add_packaged
+        self.items = []
         self.text = None  # the folded lines joined by LFs, and where each starts (_lines_with)
         self.starts = None
 
     def add(self, found, analysed=None):
         for i, (where, entries) in enumerate(found):
             group = analysed[i] if analysed else None
-            self.items.append([where, entries, None, group])
+            self.items.append([where, entries, ",".join(entries), group])
+        self.text = self.starts = None
+
+    def add_packaged(self, text, source):
+        """The groups of the packaged lexicon, kept as the lines they are: split into entries
+        only when analysed (splitting all of them costs a recall hook milliseconds). Its
+        syntax is held by its tests (lines() finds no error in it)."""
+        for number, line in enumerate(text.splitlines(), 1):
+            line = line.strip()
+            if line and line[0] != "#":
+                self.items.append([(source, number), None, line, None])
         self.text = self.starts = None
 
     def __len__(self):
@@ -99,6 +112,10 @@ class Lexicon:
 
     def _group(self, item):
         if item[3] is None:
+            if item[1] is None:
+                source, number = item[0]
+                item[0] = f"{source}: line {number}"
+                item[1] = [e.strip() for e in item[2].split(",")]
             item[3] = analyse(item[0], item[1])
         return item[3]
 
@@ -126,7 +143,7 @@ class Lexicon:
         a word of the query's terms."""
         if self.text is None:
             # folded in one call: an LF neither composes nor folds with its neighbours
-            self.text = analysis.fold("\n".join(",".join(item[1]) for item in self.items))
+            self.text = analysis.fold("\n".join(item[2] for item in self.items))
             self.starts = {}  # where a line starts -> its item's index
             at = 0
             for i, line in enumerate(self.text.split("\n")):
@@ -212,10 +229,7 @@ def load(paths=()):
     """The packaged lexicon (analysed lazily) plus the groups of the files in `paths` (analysed
     now, so a bad entry in a team's file is reported whatever the query)."""
     lexicon = Lexicon()
-    try:
-        lexicon.add(lines(packaged_text("lexicon", PACKAGED), f"the packaged {PACKAGED}"))
-    except LexiconError as e:
-        raise MissingResource(f"{e}; the installation is broken: reinstall judgment-toolkit") from None
+    lexicon.add_packaged(packaged_text("lexicon", PACKAGED), f"the packaged {PACKAGED}")
     for path in paths:
         found = lines(read_file(path), path)
         lexicon.add(found, [analyse(where, entries) for where, entries in found])

@@ -39,6 +39,17 @@ def test_the_packaged_lexicon_loads_and_bridges_korean_and_english():
     assert "pagin" in lx.expand(rank.terms("paging"))  # an English synonym group
 
 
+def test_the_packaged_lexicon_has_no_syntax_error():
+    """The packaged groups are split into entries only when analysed (Lexicon.add_packaged):
+    their syntax is checked here, as a team file's is when it is read."""
+    from judgment_toolkit.judgment.deps import packaged_text
+    text = packaged_text("lexicon", lexicon.PACKAGED)
+    found = lexicon.lines(text, "packaged")
+    assert len(found) == len(lexicon.load()) > 700
+    assert [entries for _, entries in found] == [
+        [e.strip() for e in item[2].split(",")] for item in lexicon.load().items]
+
+
 def test_no_packaged_entry_is_in_two_groups():
     """Two groups that share an entry would join two meanings (Snowball maps "production" and
     "product" to one stem, "responsive" and "response" too: such spellings stay out)."""
