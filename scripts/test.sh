@@ -34,7 +34,9 @@ fi
 bash scripts/setup.sh
 
 jobs="${TEST_JOBS:-$(nproc)}"
-pytest_cmd=(.venv/bin/python -m pytest tests/python -n "$jobs")
+# worksteal: an idle worker takes half of another's queue, so no worker ends with a backlog
+# while the other waits (with the default hand-out one worker ran two minutes alone).
+pytest_cmd=(.venv/bin/python -m pytest tests/python -n "$jobs" --dist worksteal)
 bats_cmd=(tests/node/node_modules/bats/bin/bats --tap --jobs "$jobs")
 if [[ "$quick" -eq 1 ]]; then
   pytest_cmd+=(-m "not slow and not e2e")
