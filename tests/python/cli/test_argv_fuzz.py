@@ -2,7 +2,8 @@
 error (70) or a traceback. Numbers of 4301+ digits (past Python's int() digit limit), bytes
 that are not UTF-8, and random bytes go to every flag of every command, through the real
 entry points; each answer must be one of that command's documented exit codes (the tables in
-the judgment --help texts, scripts/lib/help/, and ha/usage.py), with one error line. Random values use a fixed seed.
+the judgment --help texts, scripts/lib/help/, and ha/usage.py), with one error line. Random
+values use a fixed seed.
 
 The `ha` sweeps run in-process (inproc.py: the real cli.main, the same answer a process
 gives) but for one value of each sweep, which goes through scripts/ha as a process too and
