@@ -4,7 +4,8 @@ Every test that needs a repository gets a fresh one under tmp_path; nothing is m
 
 How the tests run (docs/internals.md, "Tests: how they run"):
 - In parallel: `scripts/test.sh` runs pytest with pytest-xdist, one worker per core, each a
-  process of its own, tests handed out one by one in no fixed order. So a test writes only
+  process of its own; `--dist worksteal` splits the tests between the workers and an idle
+  worker takes half of another's queue, so no fixed order. So a test writes only
   under its tmp_path (or tmp_path_factory), sets HOME (and PIPX_HOME, ...) to a folder there
   when the code under test writes to ~, binds port 0 and reads the port back, and never
   depends on another test having run. A module- or session-scoped fixture may be made once per
@@ -17,7 +18,7 @@ How the tests run (docs/internals.md, "Tests: how they run"):
   A test that asks for a shared build is marked slow here on its own, and so is each test named
   in slow_tests.txt, the list a full run with `--costs --costs-slow-list` writes, unless it is
   marked `quick`: the one test that reaches a module no other quick test reaches. Slow and e2e tests are
-  handed out first, so the longest ones do not finish last on one worker.
+  put first, so the longest ones start early and the last ones stolen are short.
 - `--costs` (costs.py; `scripts/test.sh --durations`) counts each test's process starts,
   sleeps and timeouts, and prints the costliest files.
 """

@@ -1,11 +1,13 @@
 """Helpers and fixtures for the history write side: a started goal (run seq 1 start, seq 2 check), and
 helpers that call the real `scripts/ha history <goal> add` and read the real store files."""
 import json
+import os
 import subprocess
+import sys
 
 import pytest
 
-from conftest import (GIT_ENV, GOAL, git, git_common_dir, ha, start_key,  # noqa: F401
+from conftest import (GIT_ENV, GOAL, ROOT, git, git_common_dir, ha, start_key,  # noqa: F401
                       store_dir)
 from inproc import ha as ha_in  # the rules of the data, without a process each (inproc.py)
 SAFETY_NET = 120  # seconds: a subprocess timeout against hangs, never an assertion on speed
@@ -59,3 +61,33 @@ def snapshot(repo):
 
 def run(*argv, **kw):
     return subprocess.run(argv, capture_output=True, text=True, **kw)
+
+
+# A writer for the concurrency tests: a Python process that runs the real
+# `ha history <goal> add` (cli.main) n times, each add taking and releasing the OS lock as a
+# process of its own would. The contention is between processes, which is what the lock is
+# for, without an interpreter start per add (the entry point's command line has its own tests:
+# tests/bats, tests/python/cli).
+_WRITER = """
+import sys
+from judgment_toolkit.ha import cli
+goal, prefix, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+for i in range(1, n + 1):
+    try:
+        code = cli.main(["history", goal, "add", "--kind", "\uad00\uce21",
+                         "--summary", f"{prefix} {i}", "--request-id", f"{prefix}-{i}"])
+    except SystemExit as exit_:
+        code = exit_.code
+    if code != 0:
+        sys.exit(1)
+"""
+
+
+def writer(cwd, prefix, n, goal=GOAL):
+    """Starts a writer of n events ("<prefix> <i>", request id "<prefix>-<i>"); its exit
+    status is 0 when every add was."""
+    env = dict(os.environ, **GIT_ENV)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "pylib"),
+                                                      env.get("PYTHONPATH")]))
+    return subprocess.Popen([sys.executable, "-c", _WRITER, goal, prefix, str(n)], cwd=cwd,
+                            env=env, stdout=subprocess.DEVNULL)

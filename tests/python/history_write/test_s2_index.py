@@ -9,14 +9,14 @@ file's mtime restored.
 import hashlib
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import ha
-from helpers_write import GOAL, add, receipt, refused, snapshot, started, store_dir  # noqa: F401
+from helpers_write import (GOAL, add, receipt, refused, snapshot, started,  # noqa: F401
+                           store_dir, writer)
+from inproc import ha  # the rules of the data, without a process each (inproc.py)
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -223,32 +223,21 @@ def test_removed_or_cut_lines_with_restored_mtime_are_corrupt(started, cut):
 
 
 def test_readers_overlapping_adds_see_before_or_after(started):
-    """Two writers and a reader loop: every view succeeds and sees a whole history (the
-    shared lock keeps readers out while an add writes the events, `last` and the index)."""
+    """Two writer processes and a reader loop in this one: every view succeeds and sees a whole
+    history (the shared lock keeps readers out while an add writes the events, `last` and the
+    index); at least 25 reads, and reading on until the writers are done."""
     receipt(obs(started, "first"))
-    code = (
-        "import json, subprocess, sys\n"
-        "seen = []\n"
-        "for i in range(25):\n"
-        "    p = subprocess.run([sys.argv[1], 'history', sys.argv[2], 'list', '--format',"
-        " 'json', '--limit', '200'], capture_output=True, text=True)\n"
-        "    assert p.returncode == 0, p.stderr\n"
-        "    v = json.loads(p.stdout)\n"
-        "    ids = [e['seq'] for e in v['events']]\n"
-        "    assert ids == list(range(1, v['range']['end'] + 1)), ids\n"
-        "    seen.append(v['range']['end'])\n"
-        "assert seen == sorted(seen), seen\n")
-    ha_path = str(ROOT / "scripts" / "ha")
-    env = dict(os.environ)
-    reader = subprocess.Popen([sys.executable, "-c", code, ha_path, GOAL], cwd=started,
-                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    writers = [subprocess.Popen(["bash", "-c", f"for i in $(seq 12); do {ha_path} history "
-                                 f"{GOAL} add --kind 관측 --summary w{w}-$i >/dev/null || "
-                                 "exit 1; done"], cwd=started)
-               for w in range(2)]
+    writers = [writer(started, f"w{w}", 12) for w in range(2)]
+    seen = []
+    while len(seen) < 25 or any(w.poll() is None for w in writers):
+        p = ha("history", GOAL, "list", "--format", "json", "--limit", "200", cwd=started)
+        assert p.returncode == 0, p.stderr
+        v = json.loads(p.stdout)
+        ids = [e["seq"] for e in v["events"]]
+        assert ids == list(range(1, v["range"]["end"] + 1)), ids
+        seen.append(v["range"]["end"])
+    assert seen == sorted(seen), seen
     assert [w.wait() for w in writers] == [0, 0]
-    out, err = reader.communicate()
-    assert reader.returncode == 0, err
     s, events = scan(started)
     assert s.cached and s.count == 25
     assert events == scan(started, trust_index=False)[1]

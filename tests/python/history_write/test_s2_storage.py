@@ -12,7 +12,8 @@ import pytest
 
 from conftest import SCRIPTS, git, ha
 from helpers_write import (GOAL, GIT_ENV, add, events, git_common_dir, receipt, refused,  # noqa
-                           SAFETY_NET, snapshot, start_key, started, store_dir)
+                           SAFETY_NET, snapshot, start_key, started, store_dir, writer)
+from inproc import ha as ha_in  # the rules of the data, without a process each (inproc.py)
 
 
 def obs(repo, summary="x", *extra):
@@ -20,6 +21,12 @@ def obs(repo, summary="x", *extra):
 
 
 def view(repo):
+    return ha_in("history", GOAL, "list", cwd=repo)
+
+
+def view_process(repo):
+    """The same view through scripts/ha, where a hang must meet the safety net (a FIFO) or
+    the answer is the entry point's own (a sample, inproc.py)."""
     return ha("history", GOAL, "list", cwd=repo, timeout=SAFETY_NET)
 
 
@@ -51,7 +58,7 @@ def test_another_start_record_has_another_history(started):
     receipt(obs(started))
     first_key = start_key(started)
     (started / GOAL / "runs.jsonl").unlink()
-    assert ha("start", GOAL, "--request", "다시", cwd=started).returncode == 0
+    assert ha_in("start", GOAL, "--request", "다시", cwd=started).returncode == 0
     assert start_key(started) != first_key
     assert receipt(obs(started))["id"] == "D1"
 
@@ -122,7 +129,7 @@ def test_non_regular_store_entries_are_unreadable_and_never_block(started, name)
         os.mkfifo(d / name)
     # never blocks: a wait on the FIFO would hang until the safety-net timeout fails the test
     refused(obs(started), "history_unreadable", 70)
-    refused(view(started), "history_unreadable", 70)
+    refused(view_process(started), "history_unreadable", 70)
 
 
 def test_a_dead_lock_holder_does_not_block(started):
@@ -148,17 +155,10 @@ def test_a_dead_lock_holder_does_not_block(started):
     assert receipt(obs(started))["id"] == "D3"  # the lock file left behind blocks nothing
 
 
-def _worker_script(n, prefix):
-    return (f"for i in $(seq 1 {n}); do {SCRIPTS / 'ha'} history {GOAL} add --kind 관측 "
-            f"--summary \"{prefix} $i\" --request-id {prefix}-$i >/dev/null || exit 1; done")
-
-
 def test_eight_processes_from_two_worktrees_add_800_events(started, tmp_path):
     wt = tmp_path / "wt"
     git(started, "worktree", "add", "-q", "-b", "side", str(wt))
-    env = dict(os.environ, **GIT_ENV)
-    procs = [subprocess.Popen(["bash", "-c", _worker_script(100, f"w{k}")],
-                              cwd=started if k % 2 else wt, env=env) for k in range(8)]
+    procs = [writer(started if k % 2 else wt, f"w{k}", 100) for k in range(8)]
     # a reader overlapping the writers always sees an intact history
     seen = []
     while any(p.poll() is None for p in procs):
@@ -398,7 +398,8 @@ def test_not_json_line_is_corrupt(started):
 
 def test_reads_racing_the_first_add_see_absent_or_the_first_event(started):
     """The first add creates the folders and the lock while views read without one: every
-    read answers before (absent) or after (D1), never damage."""
+    read answers before (absent) or after (D1), never damage. The writer is a process
+    (scripts/ha), the reads are in this one (inproc.py), so many overlap each add."""
     import shutil
     env = dict(os.environ, **GIT_ENV)
     answers = set()
@@ -465,7 +466,7 @@ def test_a_vouched_line_is_checked_in_full_before_any_view_serves_it(started, ed
     if form == ("add",):
         p = obs(started, "after damage")
     else:
-        p = ha("history", GOAL, *form, cwd=started)
+        p = ha_in("history", GOAL, *form, cwd=started)
     err = refused(p, "history_corrupt", 65)
     assert "line 3" in err and needle in err, err
     assert snapshot(started) == before
