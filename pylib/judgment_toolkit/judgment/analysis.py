@@ -234,11 +234,17 @@ def word_terms(text):
 
 def needles(t):
     """Substrings that every word with term t contains: a cheap, exact pre-check that lets a
-    record field without any of them skip the word-by-word analysis. Snowball English stems
-    are the word's own prefix except for their last letter (y -> i, an added e), and 5-letter
-    words in -ying (dying -> die)."""
+    record field without any of them skip the word-by-word analysis. A Snowball English stem
+    is the word's own prefix, except that its last letter may be one the stemmer wrote: an i
+    (y -> i), an added e, the y of sky (skies), the l of -bl (probability -> probabl); and
+    5-letter words in -ying (dying -> die). So a stem that ends otherwise is its own needle
+    ("mq", "pg", "postgr"): a one-letter needle would be in nearly every line. Checked against
+    every word of this repository's text and its dependencies' (74k words;
+    tests/python/judgment/test_rank_relevance.py checks the repository's docs and data)."""
     if not (t.isascii() and not t.isdigit()):
         return (t,)  # unstemmed: the word itself
     if len(t) == 3 and t.endswith("ie"):
         return (t[:-1], t[0] + "y")
-    return (t[:-1],)
+    if t[-1] in "eiy" or t.endswith("bl"):
+        return (t[:-1],)
+    return (t,)
