@@ -140,3 +140,30 @@ def check_readme_counts(data):
         mine = [q for q in questions if q["project"] == project]
         assert any(not q["relevant"] for q in mine), project
         assert any(q["relevant"] for q in mine), project
+
+
+def check_question_file(name, data, records, min_questions):
+    """Every check a question file of the injection sets passes (the format of dev.json)."""
+    check_top_level(data)
+    check_ids_and_split(name, data, min_questions)
+    check_askuserquestion_shape(data)
+    check_labels_name_decisions_of_the_project(data, records)
+    check_earlier_decisions_have_a_newest(data, records)
+    check_kinds_agree_with_labels_and_languages(data, records)
+    check_cross_project_questions(data)
+    check_readme_counts(data)
+
+
+def check_sequential_ids(data, prefix):
+    ids = [q["id"] for q in data["questions"]]
+    assert ids == [f"{prefix}{i:03d}" for i in range(1, len(ids) + 1)]
+
+
+def check_kind_minimums(data, min_per_kind, no_answer_share):
+    """Each kind reaches its minimum count, and enough questions have no relevant decision."""
+    kinds = Counter(q["kind"] for q in data["questions"])
+    for kind, least in min_per_kind.items():
+        assert kinds[kind] >= least, (kind, kinds[kind])
+    no_answer = sum(1 for q in data["questions"] if not q["relevant"])
+    assert no_answer / len(data["questions"]) >= no_answer_share, no_answer
+    return kinds

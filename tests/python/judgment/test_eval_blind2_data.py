@@ -11,12 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from eval_inject_checks import (check_askuserquestion_shape, check_cross_project_questions,
-                                check_earlier_decisions_have_a_newest, check_ids_and_split,
-                                check_kinds_agree_with_labels_and_languages,
-                                check_labels_name_decisions_of_the_project, check_readme_counts,
-                                check_top_level, korean, load_ledger, load_split, normalised,
-                                question_texts, reversal_pairs)
+from eval_inject_checks import (check_kind_minimums, check_question_file, check_sequential_ids,
+                                korean, load_ledger, load_split, normalised, question_texts,
+                                reversal_pairs)
 
 SET = Path(__file__).resolve().parents[3] / "bench" / "eval" / "inject2"
 NAME = "blind"
@@ -41,14 +38,7 @@ def data():
 
 
 def test_format_is_the_one_the_first_set_has(data, records):
-    check_top_level(data)
-    check_ids_and_split(NAME, data, MIN_QUESTIONS)
-    check_askuserquestion_shape(data)
-    check_labels_name_decisions_of_the_project(data, records)
-    check_earlier_decisions_have_a_newest(data, records)
-    check_kinds_agree_with_labels_and_languages(data, records)
-    check_cross_project_questions(data)
-    check_readme_counts(data)
+    check_question_file(NAME, data, records, MIN_QUESTIONS)
 
 
 def test_grades_are_the_ones_dev_defines(data):
@@ -56,8 +46,7 @@ def test_grades_are_the_ones_dev_defines(data):
 
 
 def test_ids_are_sequential(data):
-    ids = [q["id"] for q in data["questions"]]
-    assert ids == [f"b2q{i:03d}" for i in range(1, len(ids) + 1)]
+    check_sequential_ids(data, "b2q")
 
 
 def test_every_project_has_its_share_and_its_unanswerable_questions(data, records):
@@ -70,11 +59,7 @@ def test_every_project_has_its_share_and_its_unanswerable_questions(data, record
 
 
 def test_kinds_reach_their_minimum_counts(data):
-    kinds = Counter(q["kind"] for q in data["questions"])
-    for kind, least in MIN_PER_KIND.items():
-        assert kinds[kind] >= least, (kind, kinds[kind])
-    no_answer = sum(1 for q in data["questions"] if not q["relevant"])
-    assert no_answer / len(data["questions"]) >= NO_ANSWER_SHARE, no_answer
+    check_kind_minimums(data, MIN_PER_KIND, NO_ANSWER_SHARE)
 
 
 def test_reversals_are_distinct_pairs_led_by_the_latest_decision(data, records):

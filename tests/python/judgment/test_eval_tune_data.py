@@ -6,12 +6,9 @@ from collections import Counter
 
 import pytest
 
-from eval_inject_checks import (check_askuserquestion_shape, check_cross_project_questions,
-                                check_earlier_decisions_have_a_newest, check_ids_and_split,
-                                check_kinds_agree_with_labels_and_languages,
-                                check_labels_name_decisions_of_the_project, check_readme_counts,
-                                check_top_level, korean, load_ledger, load_split, normalised,
-                                question_texts, reversal_pairs)
+from eval_inject_checks import (check_kind_minimums, check_question_file, check_sequential_ids,
+                                korean, load_ledger, load_split, normalised, question_texts,
+                                reversal_pairs)
 
 NAME = "tune"
 MIN_PER_KIND = {"paraphrase": 25, "korean": 25, "cross-language": 30, "reversal": 15,
@@ -31,14 +28,7 @@ def data():
 
 
 def test_format_is_the_one_dev_and_blind_have(data, records):
-    check_top_level(data)
-    check_ids_and_split(NAME, data, 150)
-    check_askuserquestion_shape(data)
-    check_labels_name_decisions_of_the_project(data, records)
-    check_earlier_decisions_have_a_newest(data, records)
-    check_kinds_agree_with_labels_and_languages(data, records)
-    check_cross_project_questions(data)
-    check_readme_counts(data)
+    check_question_file(NAME, data, records, 150)
 
 
 def test_grades_are_the_ones_dev_defines(data):
@@ -46,8 +36,7 @@ def test_grades_are_the_ones_dev_defines(data):
 
 
 def test_ids_are_sequential(data):
-    ids = [q["id"] for q in data["questions"]]
-    assert ids == [f"tune{i:03d}" for i in range(1, len(ids) + 1)]
+    check_sequential_ids(data, "tune")
 
 
 def test_every_project_has_its_share_of_questions(data, records):
@@ -58,11 +47,7 @@ def test_every_project_has_its_share_of_questions(data, records):
 
 
 def test_kinds_reach_their_minimum_counts(data):
-    kinds = Counter(q["kind"] for q in data["questions"])
-    for kind, least in MIN_PER_KIND.items():
-        assert kinds[kind] >= least, (kind, kinds[kind])
-    no_answer = sum(1 for q in data["questions"] if not q["relevant"])
-    assert no_answer / len(data["questions"]) >= NO_ANSWER_SHARE, no_answer
+    kinds = check_kind_minimums(data, MIN_PER_KIND, NO_ANSWER_SHARE)
     assert kinds["unanswerable"] and kinds["cross-project"]
 
 

@@ -245,31 +245,6 @@ def test_a_one_syllable_korean_loanword_is_a_word(shop):
     assert ids(inject.answers(str(shop), "shop", "잡 큐 뭘로 할래?")) == ["queue"]
 
 
-GENERAL = [
-    decision("signing", "Sign webhooks with HMAC or with asymmetric keys?", "HMAC-SHA256"),
-    decision("attempts", "How many attempts for a failed payment?", "3, a day apart"),
-    decision("raw", "Keep the raw events for how long?", "13 months"),
-    decision("launch", "Which languages at launch?", "Korean and English"),
-    decision("login", "Sign in with Google for the console?", "yes, SSO only"),
-]
-
-
-@pytest.mark.parametrize("question, expected", [
-    ("웹훅 서명은 대칭키로 할까 비대칭키로 할까?", "signing"),
-    ("결제 실패하면 시도 횟수 몇 번까지?", "attempts"),
-    ("원시 이벤트 얼마동안 들고 있음?", "raw"),
-    ("런칭 때 언어 뭐뭐 들어감?", "launch"),
-])
-def test_general_korean_words_find_the_english_decision(tmp_path, question, expected):
-    """The packaged lexicon's general vocabulary (templates/lexicon.txt): 서명 is a signature,
-    비대칭키 an asymmetric key, 횟수 attempts, 원시 raw, 얼마동안 how long, 런칭 launch; the
-    question shares no term with the decision, and a login decision ("sign in") is no
-    signature."""
-    path = tmp_path / "ledger.jsonl"
-    write_records(path, [dict(r, project="shop") for r in GENERAL])
-    assert ids(inject.answers(str(path), "shop", question)) == [expected]
-
-
 def test_a_translation_counts_less_outside_the_records_question():
     """The lexicon gives "deploy" for 배포: a record that asks about deploys holds the question's
     word at ALT_CREDIT; one that names a deploy only in its rationale, at ALT_FAR."""
