@@ -24,8 +24,8 @@ The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
      (a Korean word's 2-character pieces count as one word), each weighed by its idf:
      `asked` is the share of the question's words that the record holds (its own word, or one
      the lexicon gives for it, which counts ALT_CREDIT in the record's question and ALT_FAR
-     elsewhere), `covered` the share of the record's
-     QUESTION words that the question or its options hold; GENERIC words weigh GENERIC_WEIGHT
+     elsewhere), `covered` the share of the record's QUESTION words that the question or its
+     options hold; GENERIC words weigh GENERIC_WEIGHT
      of their idf; the match is their geometric mean and must reach ACCEPT and MARGIN times
      the best candidate's match;
   3. one topic: the candidates that answer the same question as an accepted record (Topic)
@@ -170,7 +170,8 @@ class Query:
         asked_q = set(terms(question))
         rare = max(idf.values()) if idf else 1.0
         generic = generic_words()
-        f = {"asked": self._asked(asked_fields, idf, asked_q), "asked_q": self._asked(asked_q, idf, asked_q)}
+        f = {"asked": self._asked(asked_fields, idf, asked_q),
+             "asked_q": self._asked(asked_q, idf, asked_q)}
         found = 0.0
         total = 0.0
         for word in self.analysis.word_terms(question):
@@ -345,7 +346,8 @@ class Topic:
         a, b = self._words(x), self._words(y)
         similar = (self._covered(a, b) + self._covered(b, a)) / 2
         newer = self.time_key(y["decided_at"]) > self.time_key(x["decided_at"])
-        if similar < SAME_CERTAIN and not _changes(y if newer else x):
+        later = (y, b) if newer else (x, a)
+        if similar < SAME_CERTAIN and not _changes(*later):
             return False
         if similar >= SAME_QUESTION:
             return True
@@ -441,12 +443,14 @@ CHANGE_KOREAN = tuple("""
 _CHANGE = None
 
 
-def _changes(rec):
+def _changes(rec, words):
     """Whether a record is worded as a change (CHANGE, CHANGE_KOREAN) in its question or
-    answer."""
+    answer; `words` is its Topic._words (the terms of both, already analysed)."""
     global _CHANGE
-    from .analysis import terms
     if _CHANGE is None:
+        from .analysis import terms
         _CHANGE = frozenset(terms(CHANGE))
+    if not _CHANGE.isdisjoint(words[1]):
+        return True
     text = " ".join(rec[f] for f in ("question", "answer") if type(rec.get(f)) is str)
-    return not _CHANGE.isdisjoint(terms(text)) or any(k in text for k in CHANGE_KOREAN)
+    return any(k in text for k in CHANGE_KOREAN)
