@@ -199,9 +199,22 @@ def term(word):
         if stem is None:
             if len(_STEMS) >= _STEMS_MAX:
                 _STEMS.clear()
-            stem = _STEMS[word] = _STEMMER.stemWord(word)
+            stem = _STEMS[word] = _stem(word)
         return stem
     return word
+
+
+def _stem(word):
+    """Snowball's stem, and the plural of an initialism as its singular: Snowball keeps the s
+    of a word without a vowel ("jwts", "vms", "prs", "sdks" stay as written), so "JWTs" would
+    never meet "JWT"."""
+    if (len(word) > 3 and word[-1] == "s" and word[-2] != "s"
+            and not _VOWEL.search(word, 0, len(word) - 1)):
+        return word[:-1]
+    return _STEMMER.stemWord(word)
+
+
+_VOWEL = re.compile("[aeiouy0-9]")
 
 
 # Stems already computed: Snowball in pure Python costs tens of microseconds a word, and a
@@ -224,12 +237,19 @@ def word_terms(text):
     """The terms of a text grouped by the word they come from, distinct, in order of first
     appearance: [(term, ...)]. An English word gives one term, a long Hangul, kana or Han word
     its 2-character pieces, so a caller can weigh a word as one unit of meaning."""
+    return list(surface_words(text))
+
+
+def surface_words(text):
+    """{(term, ...): the word as written}: word_terms's words, each with the folded word it
+    first came from, a Hangul word without its particles and endings ("태블릿은" -> 태블릿), for
+    a caller that reads how a word sounds (judgment.loanword)."""
     seen = {}
     for word in _words_of(fold(text)):
         found = tuple(dict.fromkeys(t for t in map(term, _pieces(word)) if t is not None))
-        if found:
-            seen.setdefault(found, None)
-    return list(seen)
+        if found and found not in seen:
+            seen[found] = strip_korean(word) if _starts_in(word, _HANGUL_RANGES) else word
+    return seen
 
 
 def needles(t):

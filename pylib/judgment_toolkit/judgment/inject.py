@@ -95,9 +95,10 @@ class Query:
     """A question and its option labels, analysed: words, terms, weights, lexicon links."""
 
     def __init__(self, question, options, env):
-        from . import analysis, lexicon
-        self.analysis = analysis
-        self.words = analysis.word_terms(question)
+        from . import analysis, lexicon, loanword
+        self.analysis, self.loanword = analysis, loanword
+        surface = analysis.surface_words(question)
+        self.words = list(surface)
         own = [t for word in self.words for t in word]
         have = set(own)
         option_terms = [t for t in analysis.terms(" ".join(options)) if t not in have]
@@ -110,10 +111,12 @@ class Query:
         weights = {t: 1.0 for word in self.words if not is_generic(word, generic) for t in word}
         for t in option_terms:
             weights[t] = OPTION_WEIGHT
+        translated = set()  # the question's terms that fired a lexicon group
         for base, terms in ((1.0, own), (OPTION_WEIGHT, option_terms)):
             if not terms:
                 continue
             for sources, group in lx.fired(terms):
+                translated.update(sources)
                 for entry in group:
                     if base == 1.0 and not have.issuperset(entry):
                         self.entries.setdefault(tuple(entry), set()).update(sources)
@@ -129,6 +132,15 @@ class Query:
                 del self.alternatives[t]
         self.own = have
         self.option_terms = set(option_terms)
+        # how the words the lexicon does not translate sound (judgment.loanword): a Korean
+        # loanword is then found in a record that writes it in English, and the other way
+        self.sounds = {}  # (script, key) -> the question's words of that sound
+        for word, written in surface.items():
+            sound = loanword.key(written) if translated.isdisjoint(word) else None
+            if sound is not None:
+                self.sounds.setdefault(sound, []).append(word)
+        # the scripts of the words to look for, by str.isascii() of a word of that script
+        self.scripts = {script == "hangul" for script, _ in self.sounds}
         self.terms = list(weights)
         self.weights = list(weights.values())
 
@@ -170,11 +182,14 @@ class Query:
         asked_q = set(terms(question))
         rare = max(idf.values()) if idf else 1.0
         generic = generic_words()
-        f = {"asked": self._asked(asked_fields, idf, asked_q),
-             "asked_q": self._asked(asked_q, idf, asked_q)}
+        words = self.analysis.surface_words(question)
+        heard = self._heard(question)  # the question's words this record's question sounds
+        heard_far = self._heard(_text(rec)) - heard
+        f = {"asked": self._asked(asked_fields, idf, asked_q, heard, heard_far),
+             "asked_q": self._asked(asked_q, idf, asked_q, heard)}
         found = 0.0
         total = 0.0
-        for word in self.analysis.word_terms(question):
+        for word, written in words.items():
             weight = sum(idf.get(t, rare) for t in word) / len(word)
             if is_generic(word, generic):
                 weight *= GENERIC_WEIGHT
@@ -185,22 +200,48 @@ class Query:
                     share += 1.0
                 elif t in self.option_terms:
                     share += OPTION_CREDIT
+            if not share and self._sounds_like(written):
+                share = len(word)  # a loanword of the question, written in the other script
             found += weight * share / len(word)
         f["covered"] = found / total if total else 0.0
         f["match"] = (f["asked"] * f["covered"]) ** 0.5
         return f
 
-    def _asked(self, held, idf, held_in_question):
+    def _sounds_like(self, written):
+        """Whether a word (as written) sounds like a word of the question in the other
+        script (judgment.loanword)."""
+        if not self.sounds:
+            return False
+        sound = self.loanword.key(written)
+        return sound is not None and (_OTHER_SCRIPT[sound[0]], sound[1]) in self.sounds
+
+    def _heard(self, text):
+        """The terms of the question's words that a word of `text` sounds like in the other
+        script: a loanword and its English word (judgment.loanword)."""
+        out = set()
+        if not self.sounds or (text.isascii() and True not in self.scripts):
+            return out  # nothing to hear: no word in the script the question's sounds need
+        for written in self.analysis.surface_words(text).values():
+            if written.isascii() not in self.scripts:
+                continue
+            sound = self.loanword.key(written)
+            if sound is not None:
+                for word in self.sounds.get((_OTHER_SCRIPT[sound[0]], sound[1]), ()):
+                    out.update(word)
+        return out
+
+    def _asked(self, held, idf, held_in_question, heard=frozenset(), heard_far=frozenset()):
         """The share of the question's words, by idf, that a record holds (`held`: the terms
         of the fields read; `held_in_question`: those of its question): a word of its own
-        counts 1; a word the lexicon translates counts ALT_CREDIT when the record's question
-        holds the translation, ALT_FAR when only its answer, rationale or tags do (a long
+        counts 1; a word the lexicon translates, or a loanword the record writes in the other
+        script (`heard`, `heard_far`: judgment.loanword), counts ALT_CREDIT when the record's
+        question holds it, ALT_FAR when only its answer, rationale or tags do (a long
         rationale holds a chance translation of some word far more often than a question)."""
         found = 0.0
         total = 0.0
         generic = generic_words()
-        near = _reached(self.entries, held_in_question)
-        far = _reached(self.entries, held) - near
+        near = _reached(self.entries, held_in_question) | heard
+        far = (_reached(self.entries, held) | heard_far) - near
         for word in self.words:
             weight = sum(idf.get(t, 0.0) for t in word) / len(word)
             if is_generic(word, generic):
@@ -213,6 +254,9 @@ class Query:
                 share = ALT_FAR
             found += weight * share
         return found / total if total else 0.0
+
+
+_OTHER_SCRIPT = {"latin": "hangul", "hangul": "latin"}
 
 
 def _offered(options):

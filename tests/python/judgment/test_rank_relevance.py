@@ -29,6 +29,14 @@ def test_terms_fold_strip_punctuation_drop_stopwords_and_short_words_and_stem():
     assert rank.terms("ＡＰＩ ｖ２") == ["api", "v2"]  # NFKC: full-width letters and digits
 
 
+def test_the_plural_of_an_initialism_is_its_singular():
+    """Snowball keeps the s of a word with no vowel; an initialism's plural of 4 letters or more
+    loses it. Three letters stay as written: DNS, TLS and SMS are not plurals."""
+    assert rank.terms("JWTs SDKs CDNs LLMs") == ["jwt", "sdk", "cdn", "llm"]
+    assert rank.terms("DNS TLS SMS xss https") == ["dns", "tls", "sms", "xss", "http"]
+    assert rank.terms("jwt") == rank.terms("JWTs")
+
+
 def test_non_latin_words_count_and_are_not_stemmed():
     assert rank.terms("Café naïve ΣΟΦΙΑ") == ["café", "naïve", "σοφια"]
     # script changes separate words; Hangul runs longer than 2 become bigrams; 1-char words drop
