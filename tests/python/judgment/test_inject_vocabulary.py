@@ -74,7 +74,7 @@ def test_a_piece_of_a_long_korean_entry_is_not_its_word(tmp_path):
 
 def test_every_packaged_group_parses_and_links_both_languages_for_the_new_products():
     groups = lexicon.load().groups()
-    assert len(groups) >= 420
+    assert len(groups) >= 1000
     for english, korean in (("postgres", "포스트그레스"), ("github", "깃헙"), ("terraform", "테라폼"),
                             ("notification", "노티"), ("production environment", "운영 환경")):
         added = lexicon.load().expand(rank.terms(korean))
@@ -104,3 +104,66 @@ def test_general_korean_words_find_the_english_decision(tmp_path, question, expe
     path = tmp_path / "ledger.jsonl"
     write_records(path, GENERAL)
     assert [a["record"]["id"] for a in inject.answers(str(path), "team", question)] == [expected]
+
+
+# General words of questions and decisions (templates/lexicon.txt, the groups after "general
+# vocabulary of questions and decisions"): Korean nouns and verb stems against English, in
+# both directions. Each question shares no term with its decision: only these groups link them.
+EVERYDAY = [
+    decision("trash", "How long do items stay in the trash bin?", "30 days"),
+    decision("invite", "Who can send invitations to a workspace?", "admins only"),
+    decision("sequence", "Process webhook events sequentially or in parallel?", "sequentially"),
+    decision("pause", "Can a subscriber pause a subscription?", "up to 3 months"),
+    decision("weekday", "Ship releases on business days only?", "Monday to Thursday"),
+    decision("dormant", "When does an inactive account become dormant?", "after a year"),
+    decision("quantity", "Maximum quantity per order line?", "99"),
+    decision("wiki", "Where do runbooks live: the wiki or the repo?", "the repo"),
+    decision("nickname", "Must display names be unique?", "no, handles are"),
+    decision("rating", "별점 평균은 소수점 몇 자리까지 보여줄까?", "한 자리"),
+    decision("history", "결제 내역은 몇 년 치 보여줄까?", "5년"),
+    decision("vacation", "연차는 누가 승인해?", "팀장"),
+    # lures: a word that shares a stem or a Hangul piece with a new entry, another meaning
+    decision("objective", "What is the quarterly objective of the platform team?", "cut build time"),
+    decision("installment", "Allow installment payments on cards?", "over 50,000 KRW"),
+    decision("price", "Show prices with tax included?", "yes"),
+    decision("receipt", "Send a receipt email after checkout?", "yes"),
+]
+
+
+@pytest.fixture
+def everyday(tmp_path):
+    path = tmp_path / "ledger.jsonl"
+    write_records(path, EVERYDAY)
+    return str(path)
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("휴지통 보관 기간은?", "trash"),  # 휴지통 trash bin
+    ("워크스페이스 초대는 누가 보낼 수 있어?", "invite"),  # 초대 invitation, 보낼 send
+    ("웹훅 이벤트 순차 처리?", "sequence"),  # 순차 sequential
+    ("구독 일시정지 가능?", "pause"),  # 일시정지 pause
+    ("배포는 평일에만?", "weekday"),  # 평일 business days
+    ("휴면 계정 전환 기준?", "dormant"),  # 휴면 dormant
+    ("주문 수량 최대?", "quantity"),  # 수량 quantity
+    ("런북은 위키에 둘까?", "wiki"),  # 위키 wiki
+    ("닉네임은 유일해야 해?", "nickname"),  # 닉네임 display name
+    ("How many decimals for the average star rating?", "rating"),  # star rating 별점
+    ("How far back does the payment history go?", "history"),  # history 내역
+    ("Who approves PTO?", "vacation"),  # PTO 연차
+])
+def test_everyday_words_link_korean_and_english(everyday, question, expected):
+    record = next(r for r in EVERYDAY if r["id"] == expected)
+    assert not set(rank.terms(question)) & set(rank.terms(record["question"] + " " + record["answer"]))
+    assert [a["record"]["id"] for a in inject.answers(everyday, "team", question)] == [expected]
+
+
+@pytest.mark.parametrize("question", [
+    "객체 지향으로 짤까?",  # 객체 is an object of code; "objective" has the same English stem
+    "앱 설치 용량은 얼마까지?",  # 설치 is installing; "installment" stems as "install" does
+    "API 키가 노출되면 어떻게?",  # 노출 of a secret is exposure, not showing a price
+    "로그를 내보내기 할까?",  # 내보내기 is export: its piece 보내 is not "send"
+])
+def test_an_entry_does_not_reach_a_word_of_another_meaning(everyday, question):
+    """The groups keep apart what only looks alike: an English stem shared by two meanings, a
+    Korean word with two senses, a 2-character piece of a longer word."""
+    assert inject.answers(everyday, "team", question) == []
