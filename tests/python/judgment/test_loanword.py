@@ -40,6 +40,16 @@ def test_a_short_key_is_not_used():
     assert loanword.key("태블릿") == ("hangul", "TPLT") and loanword.key("tablet") == ("latin", "TPLT")
 
 
+def test_only_a_word_with_a_syllable_sino_korean_lacks_is_read_by_its_sound():
+    """Sino-Korean words (설정 "settings", 인증서 "certificate") and native verbs (만들까,
+    막음) share keys with English words by chance; a loanword has a syllable they never have."""
+    for word in ("태블릿", "스플래시", "로케일", "노티피케이션", "파이썬", "레이아웃", "토스트"):
+        assert loanword.borrowed(word), word
+    for word in ("설정", "인증서", "측정", "발송", "만들까", "보여줄까", "막음"):
+        assert not loanword.borrowed(word) and loanword.key(word) is None, word
+    assert loanword.hangul_key("인증서") == loanword.latin_key("engines")  # why it matters
+
+
 def _single_words_of_packaged_groups():
     hangul, latin = [], {}
     for n, line in enumerate(packaged.text("lexicon", "lexicon.txt").splitlines()):
