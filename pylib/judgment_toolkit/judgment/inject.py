@@ -55,9 +55,9 @@ TYPO_MIN = 5  # letters of a term before it may be read as a typo of another (Qu
 def answers(path, project, question, options=(), env=None):
     """The past decisions that answer `question` (see the module docstring)."""
     judged = judge(path, project, question, options, env)
-    offered = _offered(options)
+    offered = _Offered(options, env)
     accepted = [(m, rec) for m, rec in judged if m["match"] >= ACCEPT
-                or (m["match"] >= ACCEPT_OFFERED and _is_offered(rec, offered))]
+                or (m["match"] >= ACCEPT_OFFERED and offered.holds(rec))]
     if not accepted:
         return []
     best = accepted[0][0]["match"]
@@ -259,22 +259,52 @@ class Query:
 _OTHER_SCRIPT = {"latin": "hangul", "hangul": "latin"}
 
 
-def _offered(options):
-    """The term sets of the option labels that have terms ("Yes" and "No" have none)."""
-    from .analysis import terms
-    return [found for found in (frozenset(t for t in terms(label) if not t.isdigit())
-                                for label in options) if found]
+class _Offered:
+    """Whether a record's answer is one of the options: its terms are those of a label, or
+    within them, or the label's within the answer's ("Postgres" and "Postgres (SKIP LOCKED)"),
+    each term read as itself or as a word of a lexicon group it fires ("rhf + zod" and
+    "react-hook-form + zod", "Redis" and "레디스"): a past decision between the same
+    alternatives as the question offers. Numbers are left out: "10%" or "30 days" is a value
+    that many unrelated questions offer. Labels without terms ("Yes", "No") offer nothing."""
 
+    def __init__(self, options, env):
+        from .analysis import terms
+        self.terms = terms
+        self.env = env
+        self.labels = [found for found in (frozenset(t for t in terms(label) if not t.isdigit())
+                                           for label in options) if found]
+        self._lexicon = None
 
-def _is_offered(rec, offered):
-    """Whether the record's answer is one of the options: its terms are those of a label, or
-    within them, or the label's within the answer's ("Postgres" and "Postgres (SKIP LOCKED)"):
-    a past decision between the same alternatives as the question offers. Numbers are left
-    out: "10%" or "30 days" is a value that many unrelated questions offer."""
-    from .analysis import terms
-    answer = rec.get("answer") if type(rec.get("answer")) is str else ""
-    answer = {t for t in terms(answer) if not t.isdigit()}  # "10%" names no alternative
-    return bool(answer) and any(answer <= label or label <= answer for label in offered)
+    def _read(self, own):
+        """{term: the terms it may be read as}: itself, and every term of a lexicon group it
+        fires (wholly: an entry of several terms fires only with all of them)."""
+        if self._lexicon is None:
+            from . import lexicon
+            self._lexicon = lexicon.check(self.env)
+        read = {t: {t} for t in own}
+        for sources, group in self._lexicon.fired(own):
+            alternatives = {t for entry in group for t in entry}
+            for t in sources:
+                read[t] |= alternatives
+        return read
+
+    def holds(self, rec):
+        answer = rec.get("answer") if type(rec.get("answer")) is str else ""
+        answer = frozenset(t for t in self.terms(answer) if not t.isdigit())
+        if not answer or not self.labels:
+            return False
+        if any(answer <= label or label <= answer for label in self.labels):
+            return True
+        as_answer = self._read(answer)
+        for label in self.labels:
+            as_label = self._read(label)
+            readings = set().union(*as_label.values())
+            if all(t in readings or not as_answer[t].isdisjoint(label) for t in answer):
+                return True
+            held = set().union(*as_answer.values())
+            if all(t in held or not as_label[t].isdisjoint(answer) for t in label):
+                return True
+        return False
 
 
 def _one_edit(a, b):

@@ -232,10 +232,30 @@ def test_a_decision_whose_answer_is_offered_needs_a_lower_match(shop):
     assert inject.answers(str(shop), "shop", question, ["SQS", "Kafka"]) == []
 
 
+def offered(answer, labels):
+    return inject._Offered(labels, None).holds({"answer": answer})
+
+
 def test_an_offered_number_is_no_alternative():
-    assert inject._is_offered({"answer": "10%"}, inject._offered(["1%", "10%"])) is False
-    assert inject._is_offered({"answer": "Postgres"}, inject._offered(["Postgres (SKIP LOCKED)"]))
-    assert inject._is_offered({"answer": "yes"}, inject._offered(["Yes", "No"])) is False
+    assert offered("10%", ["1%", "10%"]) is False
+    assert offered("Postgres", ["Postgres (SKIP LOCKED)"])
+    assert offered("yes", ["Yes", "No"]) is False
+
+
+@pytest.mark.parametrize("answer,labels", [
+    ("react-hook-form + zod", ["rhf + zod", "formik + yup"]),  # an abbreviation of the lexicon
+    ("레디스", ["Redis", "Postgres"]),  # the same product in the other language
+    ("Postgres", ["포스트그레스", "레디스"]),
+])
+def test_an_answer_offered_in_other_words_of_the_lexicon_is_offered(answer, labels):
+    assert offered(answer, labels)
+
+
+@pytest.mark.parametrize("answer,labels", [
+    ("react-hook-form + zod", ["formik + yup"]), ("레디스", ["Postgres", "SQS"]),
+    ("Kafka", ["Redis", "Postgres"])])
+def test_an_answer_no_label_names_is_not_offered(answer, labels):
+    assert offered(answer, labels) is False
 
 
 def test_a_one_syllable_korean_loanword_is_a_word(shop):
