@@ -28,6 +28,8 @@ The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
      options hold; GENERIC words weigh GENERIC_WEIGHT
      of their idf; the match is their geometric mean and must reach ACCEPT and MARGIN times
      the best candidate's match;
+     When no candidate is accepted, an earlier decision and the one that reversed it, both
+     at least PAIR_FLOOR, count together: 1 - (1 - m1)(1 - m2) (_reversals);
   3. one topic: the candidates that answer the same question as an accepted record (Topic)
      form its topic; where they disagree the newest leads (else the best match), and the older ones
      with another answer are "earlier". Two records join one topic only when the later of them
@@ -49,6 +51,7 @@ SAME_CERTAIN = 0.7  # a later decision this close is on the same question, howev
 SAME_LOOSE = 0.3  # enough for a candidate that itself comes NEAR to answering
 NEAR = 0.25
 GENERIC_WEIGHT = 0.2  # of a generic word's idf (GENERIC)
+PAIR_FLOOR = 0.25  # each match of a reversal pair that raises both (_reversals)
 TYPO_MIN = 5  # letters of a term before it may be read as a typo of another (Query.correct)
 
 
@@ -56,14 +59,43 @@ def answers(path, project, question, options=(), env=None):
     """The past decisions that answer `question` (see the module docstring)."""
     judged = judge(path, project, question, options, env)
     offered = _Offered(options, env)
+    topic = Topic(options, env)
+    judged = _reversals(judged, topic)
     accepted = [(m, rec) for m, rec in judged if m["match"] >= ACCEPT
                 or (m["match"] >= ACCEPT_OFFERED and offered.holds(rec))]
     if not accepted:
         return []
     best = accepted[0][0]["match"]
     accepted = [(m, rec) for m, rec in accepted if m["match"] >= MARGIN * best]
-    return topics([rec for _, rec in accepted], [(m["match"], rec) for m, rec in judged],
-                  options, env)[:MAX_ANSWERS]
+    return topics([rec for _, rec in accepted], [(m["own"], rec) for m, rec in judged],
+                  topic)[:MAX_ANSWERS]
+
+
+def _reversals(judged, topic):
+    """The candidates, their "match" raised where two of them are one question decided twice
+    (module docstring, 2): when no candidate is accepted by itself, two candidates with a match
+    of at least PAIR_FLOOR each that answer one question (Topic.same) with different answers
+    both take 1 - (1 - m1)(1 - m2). A question that an earlier decision and the one that
+    reversed it both come near to is that topic's, though each alone says less; where one
+    candidate is accepted by itself nothing is raised, so a reversal pair never pushes aside
+    the answer (a neighbouring pair, "minimum iOS version" then its change, when Android's is
+    asked). "own" keeps each candidate's own match (the topic rule's NEAR reads it)."""
+    for m, _ in judged:
+        m["own"] = m["match"]
+    if not judged or judged[0][0]["match"] >= ACCEPT:
+        return judged
+    for i, (mi, a) in enumerate(judged):
+        if mi["own"] < PAIR_FLOOR:
+            break
+        for mj, b in judged[i + 1:]:
+            if mj["own"] < PAIR_FLOOR:
+                break
+            if _answer(a) != _answer(b) and topic.same(a, b, mj["own"]):
+                both = 1 - (1 - mi["own"]) * (1 - mj["own"])
+                mi["match"] = max(mi["match"], both)
+                mj["match"] = max(mj["match"], both)
+    judged.sort(key=lambda item: -item[0]["match"])  # stable: the own order on ties
+    return judged
 
 
 def judge(path, project, question, options=(), env=None):
@@ -136,8 +168,7 @@ class Query:
         # loanword is then found in a record that writes it in English, and the other way
         self.sounds = {}  # (script, key) -> the question's words of that sound
         for word, written in surface.items():
-            sound = loanword.key(written) if translated.isdisjoint(word) else None
-            if sound is not None:
+            for sound in loanword.sounds(written) if translated.isdisjoint(word) else ():
                 self.sounds.setdefault(sound, []).append(word)
         # the scripts of the words to look for, by str.isascii() of a word of that script
         self.scripts = {script == "hangul" for script, _ in self.sounds}
@@ -210,10 +241,8 @@ class Query:
     def _sounds_like(self, written):
         """Whether a word (as written) sounds like a word of the question in the other
         script (judgment.loanword)."""
-        if not self.sounds:
-            return False
-        sound = self.loanword.key(written)
-        return sound is not None and (_OTHER_SCRIPT[sound[0]], sound[1]) in self.sounds
+        return bool(self.sounds) and any((_OTHER_SCRIPT[script], key) in self.sounds
+                                         for script, key in self.loanword.sounds(written))
 
     def _heard(self, text):
         """The terms of the question's words that a word of `text` sounds like in the other
@@ -224,9 +253,8 @@ class Query:
         for written in self.analysis.surface_words(text).values():
             if written.isascii() not in self.scripts:
                 continue
-            sound = self.loanword.key(written)
-            if sound is not None:
-                for word in self.sounds.get((_OTHER_SCRIPT[sound[0]], sound[1]), ()):
+            for script, key in self.loanword.sounds(written):
+                for word in self.sounds.get((_OTHER_SCRIPT[script], key), ()):
                     out.update(word)
         return out
 
@@ -343,10 +371,9 @@ def _text(rec):
     return "\n".join(parts)
 
 
-def topics(accepted, candidates, options=(), env=None):
+def topics(accepted, candidates, topic):
     """[Answer]: each accepted record's topic led by its newest record (see the docstring)."""
     from .ledger import time_key
-    topic = Topic(options, env)
     out = []
     used = set()
     for rec in accepted:

@@ -18,7 +18,7 @@ more are used, only for a Hangul word with a syllable that Sino-Korean words nev
 found (judgment.inject); a word the lexicon translates is not read this way. Checked on the
 packaged lexicon's Korean-English groups: of its single Korean words with a key of 4 or more,
 218 share it with an English word of their own group and 50 only with one of another group
-(설정 "settings" and "serialization"); of those `borrowed` keeps, 193 and 16.
+(설정 "settings" and "serialization"); of those `borrowed` keeps, 205 and 17.
 """
 import re
 
@@ -54,8 +54,10 @@ def borrowed(word):
     Korean words of software talk: 설정, 인증서, 측정) never have, as a loanword does: a ㅡ
     without a final (스, 트, 크: the vowel Hangul adds to a consonant cluster), a final other
     than ㄱ ㄴ ㄹ ㅁ ㅂ ㅇ (릿, 웃, 넷), an initial ㅋ or ㅆ (케, 쿼, 썬), ㅅ ㅈ ㅊ before ㅑ ㅕ ㅛ ㅠ
-    ㅒ ㅖ (션, 쇼, 쥬), or ㅔ after any initial but ㅅ ㅈ ㅊ (레, 데, 네)."""
-    for ch in word:
+    ㅒ ㅖ (션, 쇼, 쥬), ㅔ after any initial but ㅅ ㅈ ㅊ (레, 데, 네), a ㄹ that starts the word
+    (리마인더, 로케일: a Sino-Korean word never starts with ㄹ), ㅓ after ㅌ or ㅍ (터, 퍼, 턴)
+    or, with no final, after ㄴ ㄷ ㄹ ㅁ ㅂ (더, 버), or 티."""
+    for at, ch in enumerate(word):
         code = ord(ch) - _SYLLABLE_FIRST
         if not 0 <= code < _SYLLABLES:
             return False
@@ -63,15 +65,20 @@ def borrowed(word):
         if ((vowel == _EU and not final) or final not in _SINO_FINALS
                 or initial == _SSANG_SIOS or (initial == _KIEUK and vowel != _WAE)
                 or (initial in _SIBILANTS and vowel in _Y_VOWELS)
-                or (vowel == _E and initial not in _SIBILANTS)):
+                or (vowel == _E and initial not in _SIBILANTS)
+                or (at == 0 and initial == _RIEUL)
+                or (vowel == _EO and (initial in _ASPIRATED or (not final and initial in _EO_OPEN)))
+                or (vowel == _I and initial == _TIEUT)):
             return True
     return False
 
 
 # syllable parts by index: initials ㄱ ㄲ ㄴ ㄷ ㄸ ㄹ ㅁ ㅂ ㅃ ㅅ ㅆ ㅇ ㅈ ㅉ ㅊ ㅋ ㅌ ㅍ ㅎ; vowels
 # ㅏ ㅐ ㅑ ㅒ ㅓ ㅔ ㅕ ㅖ ㅗ ㅘ ㅙ ㅚ ㅛ ㅜ ㅝ ㅞ ㅟ ㅠ ㅡ ㅢ ㅣ; finals (none) ㄱ ㄲ ㄳ ㄴ ...
-_EU, _E, _WAE = 18, 5, 10
-_SSANG_SIOS, _KIEUK = 10, 15
+_EU, _E, _WAE, _EO, _I = 18, 5, 10, 4, 20
+_SSANG_SIOS, _KIEUK, _RIEUL, _TIEUT = 10, 15, 5, 16
+_ASPIRATED = frozenset((16, 17))  # ㅌ ㅍ: 터, 턴, 퍼, 펌
+_EO_OPEN = frozenset((2, 3, 5, 6, 7))  # ㄴ ㄷ ㄹ ㅁ ㅂ before ㅓ with no final: 너, 더, 러, 머, 버
 _SIBILANTS = frozenset((9, 12, 14))  # ㅅ ㅈ ㅊ
 _Y_VOWELS = frozenset((2, 3, 6, 7, 12, 17))  # ㅑ ㅒ ㅕ ㅖ ㅛ ㅠ
 _SINO_FINALS = frozenset((0, 1, 4, 8, 16, 17, 21))  # none ㄱ ㄴ ㄹ ㅁ ㅂ ㅇ
@@ -97,6 +104,8 @@ def latin_key(word):
             c, step = ("K" if w[i + 2:i + 3] in ("r", "l") and i + 2 < n else "S"), 2
         elif c == "c" and after == "k":
             c, step = "K", 2
+        elif c == "t" and w[i + 1:i + 3] == "ch":
+            c = ""  # batch, switch: 배치, 스위치
         elif c == "t" and after == "i" and w[i + 2:i + 3] in ("a", "o", "u") and i + 2 < n:
             c = "S"  # -tion, -tial
         elif c == "c":
@@ -124,3 +133,16 @@ def key(word):
     else:
         found, script = (hangul_key(word) if borrowed(word) else None), "hangul"
     return (script, found) if found and len(found) >= MIN_KEY else None
+
+
+def sounds(word):
+    """The keys a word may be heard as (see `key`): an English word that ends in an s after a
+    consonant also as its singular, the form Korean borrows ("reminders" is 리마인더, but
+    "kubernetes" is 쿠버네티스 and "redis" 레디스, so both are kept)."""
+    found = key(word)
+    out = (found,) if found else ()
+    if len(word) > 3 and word.isascii() and word[-1] == "s" and word[-2] not in "aeiousy":
+        singular = key(word[:-1])
+        if singular and singular != found:
+            out += (singular,)
+    return out

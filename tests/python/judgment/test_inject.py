@@ -275,3 +275,47 @@ def test_a_translation_counts_less_outside_the_records_question():
     assert query.features(asks, idf)["asked"] == pytest.approx(inject.ALT_CREDIT)
     assert query.features(names, idf)["asked"] == pytest.approx(inject.ALT_FAR)
     assert inject.ALT_FAR < inject.ALT_CREDIT
+
+
+# --- a question decided twice (docs/judgment-ledger.md, "Recall for automatic injection") ------
+
+MATCHING = [
+    {"id": "old", "decided_at": "2025-03-01T00:00:00Z",
+     "question": "Patient matching method: deterministic rules or probabilistic scoring?",
+     "answer": "deterministic rules on name, birth date and phone",
+     "rationale": "simple to explain to auditors"},
+    {"id": "new", "decided_at": "2026-04-01T00:00:00Z",
+     "question": "Move patient matching from deterministic rules to probabilistic scoring?",
+     "answer": "yes: probabilistic, scores 0.80-0.95 go to manual review",
+     "rationale": "too many duplicate charts"},
+    {"id": "fhir", "decided_at": "2025-05-01T00:00:00Z",
+     "question": "Which FHIR version for the partner API?", "answer": "R4", "rationale": ""},
+]
+
+
+@pytest.fixture
+def matching(tmp_path):
+    path = tmp_path / "ledger.jsonl"
+    write_records(path, [dict(r, project="health", card_ref="c", tags=[]) for r in MATCHING])
+    return str(path)
+
+
+@pytest.mark.parametrize("question", ["matching patients: keep the rules?",
+                                      "patient dedup: rules or scores?"])
+def test_an_earlier_decision_and_its_reversal_near_the_question_answer_it_together(matching,
+                                                                                  question):
+    """Each of the two is below ACCEPT alone; together (1 - (1 - m1)(1 - m2)) they are the
+    question's topic: the newest leads, the reversed one is its earlier decision."""
+    own = {rec["id"]: f["match"] for f, rec in inject.judge(matching, "health", question)}
+    assert inject.PAIR_FLOOR <= own["old"] < inject.ACCEPT
+    assert inject.PAIR_FLOOR <= own["new"] < inject.ACCEPT
+    found = inject.answers(matching, "health", question)
+    assert [(a["record"]["id"], [e["id"] for e in a["earlier"]]) for a in found] == [("new", ["old"])]
+
+
+def test_a_pair_is_not_raised_when_a_candidate_is_accepted_by_itself(matching):
+    judged = inject.judge(matching, "health", "Which FHIR version for the partner API: R4?")
+    assert judged[0][0]["match"] >= inject.ACCEPT
+    before = [f["match"] for f, _ in judged]
+    after = inject._reversals(judged, inject.Topic())
+    assert [f["match"] for f, _ in after] == before and [f["own"] for f, _ in after] == before

@@ -131,3 +131,18 @@ def test_a_word_the_lexicon_translates_is_not_read_by_its_sound(ledger):
     assert loanword.hangul_key("배송지") == loanword.latin_key("versions")
     query = inject.Query("배송지 버전 정할까?", (), None)
     assert all(word != ("배송", "송지") for words in query.sounds.values() for word in words)
+
+
+def test_an_english_plural_is_heard_as_its_singular_too():
+    """Korean borrows the singular (리마인더 "reminder"); a word that ends in s after a vowel
+    keeps it (쿠버네티스 "kubernetes")."""
+    assert ("latin", loanword.hangul_key("리마인더")) in loanword.sounds("reminders")
+    assert ("latin", loanword.hangul_key("태블릿")) in loanword.sounds("tablets")
+    assert loanword.sounds("kubernetes") == (("latin", loanword.hangul_key("쿠버네티스")),)
+    assert loanword.sounds("리마인더") == (("hangul", "LMNT"),)
+
+
+def test_a_hangul_word_that_starts_with_rieul_is_borrowed():
+    """A Sino-Korean word never starts with ㄹ (리마인더, 로케일, 레이아웃 do)."""
+    assert loanword.borrowed("리마인더") and loanword.borrowed("로드맵")
+    assert not loanword.borrowed("이력") and not loanword.borrowed("노력")
