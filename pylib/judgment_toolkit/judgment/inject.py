@@ -51,7 +51,7 @@ SAME_CERTAIN = 0.7  # a later decision this close is on the same question, howev
 SAME_LOOSE = 0.3  # enough for a candidate that itself comes NEAR to answering
 NEAR = 0.25
 GENERIC_WEIGHT = 0.2  # of a generic word's idf (GENERIC)
-PAIR_FLOOR = 0.25  # each match of a reversal pair that raises both (_reversals)
+PAIR_FLOOR = 0.2  # each match of a reversal pair that raises both (_reversals)
 TYPO_MIN = 5  # letters of a term before it may be read as a typo of another (Query.correct)
 
 
@@ -67,7 +67,7 @@ def answers(path, project, question, options=(), env=None):
         return []
     best = accepted[0][0]["match"]
     accepted = [(m, rec) for m, rec in accepted if m["match"] >= MARGIN * best]
-    return topics([rec for _, rec in accepted], [(m["own"], rec) for m, rec in judged],
+    return topics([rec for _, rec in accepted], [(m["match"], rec) for m, rec in judged],
                   topic)[:MAX_ANSWERS]
 
 
@@ -79,7 +79,8 @@ def _reversals(judged, topic):
     reversed it both come near to is that topic's, though each alone says less; where one
     candidate is accepted by itself nothing is raised, so a reversal pair never pushes aside
     the answer (a neighbouring pair, "minimum iOS version" then its change, when Android's is
-    asked). "own" keeps each candidate's own match (the topic rule's NEAR reads it)."""
+    asked). Whether the two are one topic is asked with their match together (Topic.same's
+    NEAR), and the topic rule reads the raised match. "own" keeps each one's own match."""
     for m, _ in judged:
         m["own"] = m["match"]
     if not judged or judged[0][0]["match"] >= ACCEPT:
@@ -90,8 +91,8 @@ def _reversals(judged, topic):
         for mj, b in judged[i + 1:]:
             if mj["own"] < PAIR_FLOOR:
                 break
-            if _answer(a) != _answer(b) and topic.same(a, b, mj["own"]):
-                both = 1 - (1 - mi["own"]) * (1 - mj["own"])
+            both = 1 - (1 - mi["own"]) * (1 - mj["own"])
+            if _answer(a) != _answer(b) and topic.same(a, b, both):
                 mi["match"] = max(mi["match"], both)
                 mj["match"] = max(mj["match"], both)
     judged.sort(key=lambda item: -item[0]["match"])  # stable: the own order on ties
