@@ -28,8 +28,6 @@ The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
      options hold; GENERIC words weigh GENERIC_WEIGHT
      of their idf; the match is their geometric mean and must reach ACCEPT and MARGIN times
      the best candidate's match;
-     When no candidate is accepted, an earlier decision and the one that reversed it, both
-     at least PAIR_FLOOR, count together: 1 - (1 - m1)(1 - m2) (_reversals);
   3. one topic: the candidates that answer the same question as an accepted record (Topic)
      form its topic; where they disagree the newest leads (else the best match), and the older ones
      with another answer are "earlier". Two records join one topic only when the later of them
@@ -51,7 +49,6 @@ SAME_CERTAIN = 0.7  # a later decision this close is on the same question, howev
 SAME_LOOSE = 0.3  # enough for a candidate that itself comes NEAR to answering
 NEAR = 0.25
 GENERIC_WEIGHT = 0.2  # of a generic word's idf (GENERIC)
-PAIR_FLOOR = 0.2  # each match of a reversal pair that raises both (_reversals)
 TYPO_MIN = 5  # letters of a term before it may be read as a typo of another (Query.correct)
 
 
@@ -60,7 +57,6 @@ def answers(path, project, question, options=(), env=None):
     judged = judge(path, project, question, options, env)
     offered = _Offered(options, env)
     topic = Topic(options, env)
-    judged = _reversals(judged, topic)
     accepted = [(m, rec) for m, rec in judged if m["match"] >= ACCEPT
                 or (m["match"] >= ACCEPT_OFFERED and offered.holds(rec))]
     if not accepted:
@@ -69,34 +65,6 @@ def answers(path, project, question, options=(), env=None):
     accepted = [(m, rec) for m, rec in accepted if m["match"] >= MARGIN * best]
     return topics([rec for _, rec in accepted], [(m["match"], rec) for m, rec in judged],
                   topic)[:MAX_ANSWERS]
-
-
-def _reversals(judged, topic):
-    """The candidates, their "match" raised where two of them are one question decided twice
-    (module docstring, 2): when no candidate is accepted by itself, two candidates with a match
-    of at least PAIR_FLOOR each that answer one question (Topic.same) with different answers
-    both take 1 - (1 - m1)(1 - m2). A question that an earlier decision and the one that
-    reversed it both come near to is that topic's, though each alone says less; where one
-    candidate is accepted by itself nothing is raised, so a reversal pair never pushes aside
-    the answer (a neighbouring pair, "minimum iOS version" then its change, when Android's is
-    asked). Whether the two are one topic is asked with their match together (Topic.same's
-    NEAR), and the topic rule reads the raised match. "own" keeps each one's own match."""
-    for m, _ in judged:
-        m["own"] = m["match"]
-    if not judged or judged[0][0]["match"] >= ACCEPT:
-        return judged
-    for i, (mi, a) in enumerate(judged):
-        if mi["own"] < PAIR_FLOOR:
-            break
-        for mj, b in judged[i + 1:]:
-            if mj["own"] < PAIR_FLOOR:
-                break
-            both = 1 - (1 - mi["own"]) * (1 - mj["own"])
-            if _answer(a) != _answer(b) and topic.same(a, b, both):
-                mi["match"] = max(mi["match"], both)
-                mj["match"] = max(mj["match"], both)
-    judged.sort(key=lambda item: -item[0]["match"])  # stable: the own order on ties
-    return judged
 
 
 def judge(path, project, question, options=(), env=None):
