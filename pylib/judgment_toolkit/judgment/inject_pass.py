@@ -29,7 +29,6 @@ lines (the lines' starts of a whole 10k ledger cost about as much as the regular
 the bytes read again are those scanned; the chosen lines are sliced from them, not read one by
 one.
 """
-from bisect import bisect_right
 from itertools import accumulate, chain, count, islice, repeat
 import json
 import math
@@ -312,12 +311,14 @@ class Pass:
     def _locate(self, f, ids):
         """The offsets of these line ids (the ones chosen), those of a block's lines found by
         reading the block again up to its last chosen line, whose bytes are kept (self.raw)."""
-        offsets = self.offsets
-        firsts = [b[0] for b in self.blocks]
+        offsets, blocks = self.offsets, self.blocks
         wanted = {}  # index in self.blocks -> the ids of its lines chosen
-        for i in ids:
+        k = 0
+        for i in sorted(ids):  # the blocks' first ids are in order too
             if offsets[i] is None:
-                wanted.setdefault(bisect_right(firsts, i) - 1, []).append(i)
+                while k + 1 < len(blocks) and blocks[k + 1][0] <= i:
+                    k += 1
+                wanted.setdefault(k, []).append(i)
         for k, chosen in wanted.items():
             first, base, cut, at_needle, held, total = self.blocks[k]
             buf = _read_at(f, base, cut)
