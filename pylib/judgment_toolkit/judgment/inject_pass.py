@@ -44,11 +44,12 @@ EXACT = 200
 SHORTLIST = 100
 
 _STRINGS = ('"question":"', '"answer":"', '"rationale":"')
-_ORDERED = re.compile(r'"question":"([^"]*)","answer":"([^"]*)"(?:,"rationale":"([^"]*)")?')
+# _ORDERED and _TAG_LIST are compiled (re's cache) only when a line is read alone (_texts): a
+# ledger as judgment-ledger writes it is read a block at a time, and the hook pays every compile
+_ORDERED = r'"question":"([^"]*)","answer":"([^"]*)"(?:,"rationale":"([^"]*)")?'
 _TAGS = '"tags":['
 # a list of strings, each without a quote (no backslash), so a "]" inside a tag is read right
 _TAG_LIST = r'("[^"\n]*"(?:,"[^"\n]*")*)\]'
-_TAG_LIST_STR = re.compile(_TAG_LIST)
 # a record as judgment-ledger writes it (every field, in the schema's order), its project's
 # literal key and value put in between. Each string is [^"]*, which sre runs several times
 # faster than [^"\n]*, and is captured, so that a match crossing a line (a torn line) is seen
@@ -68,7 +69,7 @@ def _texts(line):
     """(the ranking's weighted length, the searched fields' text) of a line without a
     backslash, where every quote delimits a string, so `"question":"` is that key and its value
     ends at the next quote; None when the question or the answer is not a string."""
-    m = _ORDERED.search(line)  # the order judgment-ledger writes: one match for three fields
+    m = re.compile(_ORDERED).search(line)  # the order judgment-ledger writes: one match for three fields
     if m is not None:
         question, answer, rationale = m.groups()
         rationale = rationale or ""
@@ -90,7 +91,7 @@ def _texts(line):
     length = _Q * len(question) + _A * len(answer) + _R * len(rationale)
     text = question + "\0" + answer + "\0" + rationale
     if at != -1:
-        m = _TAG_LIST_STR.match(line, at + len(_TAGS))
+        m = re.compile(_TAG_LIST).match(line, at + len(_TAGS))
         tags = m.group(1) if m else ""
         if tags:
             n = tags.count('","') + 1
