@@ -88,7 +88,7 @@ def project_needle(project):
 # Lines holding \uXXXX or \/ escapes may spell a value in a way a byte search cannot see;
 # such (rare, foreign-written) lines are always parsed.
 ESCAPES = (b"\\u", b"\\/")
-ESCAPE_RE = re.compile(rb"\\[u/]")
+ESCAPE_RE = rb"\\[u/]"  # compiled (re's cache) only for a block with a backslash
 # The judgment-ledger.v1 schema, checked by hand on each parsed line (no jsonschema on a read):
 # exactly these fields (required, additionalProperties false), strings but `tags`, a list of
 # strings; the NONEMPTY ones and each tag at least one character; decided_at the schema's
@@ -171,7 +171,7 @@ def _scan(base, buf, cut, needle):
     _collect(found, buf, cut, lambda at: buf.find(needle, at, cut))
 
     def next_escape(at):
-        m = ESCAPE_RE.search(buf, at, cut)
+        m = re.compile(ESCAPE_RE).search(buf, at, cut)
         return -1 if m is None else m.start()
     _collect(found, buf, cut, next_escape)
     for begin in sorted(found) if len(found) > 1 else found:
@@ -237,7 +237,7 @@ def could_enter(line, floor):
     return key is None or key >= floor
 
 
-_FRACTION = re.compile(r"(?<=:[0-9]{2})\.([0-9]+)")
+_FRACTION = r"(?<=:[0-9]{2})\.([0-9]+)"  # compiled only for a time not in the Z form
 
 
 def time_key(value):
@@ -248,7 +248,7 @@ def time_key(value):
     # fromisoformat before Python 3.11 takes neither Z nor a fraction of other than 3 or 6
     # digits, both of which the schema allows: spell the fraction as exactly 6 digits.
     text = value.replace("Z", "+00:00")
-    text = _FRACTION.sub(lambda m: "." + m.group(1)[:6].ljust(6, "0"), text, 1)
+    text = re.sub(_FRACTION, lambda m: "." + m.group(1)[:6].ljust(6, "0"), text, count=1)
     try:
         dt = datetime.fromisoformat(text)
     except ValueError:
