@@ -25,9 +25,10 @@ records; the relevance mode (`--rank relevance`) keeps its own pass.
 Where a line of a block starts is found only for the lines chosen to be scored (3, 4): a block
 remembers where it is in the file and which of its lines hold a needle, and at the end the
 blocks holding a chosen line are read again and split from whichever end is nearer the chosen
-lines (the lines' starts of a whole 10k ledger cost about as much as the regular expression). The ledger is append-only, so
-the bytes read again are those scanned; the chosen lines are sliced from them, not read one by
-one.
+lines (the starts of every line of a 10k ledger cost about as much as the record expression).
+The chosen lines are sliced from the bytes read again, not read one by one. Appends leave those
+bytes as they were; a ledger replaced meanwhile (a git checkout) gives other bytes, as the read
+back by offset does: what is there is scored only if it is a record of the project.
 """
 import gc
 from itertools import accumulate, chain, count, islice, repeat
@@ -70,7 +71,8 @@ def _texts(line):
     """(the ranking's weighted length, the searched fields' text) of a line without a
     backslash, where every quote delimits a string, so `"question":"` is that key and its value
     ends at the next quote; None when the question or the answer is not a string."""
-    m = re.compile(_ORDERED).search(line)  # the order judgment-ledger writes: one match for three fields
+    # the order judgment-ledger writes: one match for three fields
+    m = re.compile(_ORDERED).search(line)
     if m is not None:
         question, answer, rationale = m.groups()
         rationale = rationale or ""
@@ -122,14 +124,14 @@ def _occurrences(buf, sep, total, lo, hi):
     if hi + 1 <= total - lo:
         pieces = buf.split(sep, hi + 1)
         first = len(pieces[0])
-        at = accumulate(chain((first,), map(add, map(len, islice(pieces, 1, hi + 1)), repeat(step))))
-        return list(islice(at, lo, None))
+        at = map(add, map(len, islice(pieces, 1, hi + 1)), repeat(step))
+        return list(islice(accumulate(chain((first,), at)), lo, None))
     pieces = buf.rsplit(sep, total - lo)  # pieces[0] ends where occurrence lo starts
     if len(pieces) != total - lo + 1:
         return []  # not the bytes scanned (the file changed): nothing there to score
     first = len(pieces[0])
-    return list(accumulate(chain((first,), map(add, map(len, islice(pieces, 1, hi - lo + 1)),
-                                                 repeat(step)))))
+    at = map(add, map(len, islice(pieces, 1, hi - lo + 1)), repeat(step))
+    return list(accumulate(chain((first,), at)))
 
 
 def _read_at(f, offset, size):
