@@ -191,3 +191,26 @@ def test_a_ledger_read_by_blocks_compiles_no_pattern_for_single_lines(tmp_path):
                        env=hermetic_env(tmp_path, PYTHONPATH=PYLIB))
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["[False,", "False]"]
+
+
+def test_the_pass_runs_no_garbage_collection(tmp_path):
+    """The pass makes tens of thousands of tuples and lists and no cycle: the cyclic collector
+    is paused meanwhile (it walked them about 35 times at 10k records), then resumed; at most
+    one collection follows, at the first allocation after it resumes."""
+    import gc
+    path = tmp_path / "ledger.jsonl"
+    crowd(path, 2_000, 1_000)
+    terms, weights = rank.query_terms("payout worker retry bank transfers")
+    started = []
+
+    def count(phase, info):
+        if phase == "start":
+            started.append(info["generation"])
+    gc.collect()
+    gc.callbacks.append(count)
+    try:
+        s = inject_pass.scorer(str(path), "shop", terms, weights)
+    finally:
+        gc.callbacks.remove(count)
+    assert len(started) <= 1, started
+    assert gc.isenabled() and s.count == 2_000
