@@ -8,39 +8,43 @@ HARNESS_REPO_ROOT="$(cd "${BASH_SOURCE[0]%/*}/../.." && pwd -P)"  # sourced by a
 PY_JOBS=judgment_toolkit.judgment.jobs
 PY_REJECTED=97  # judgment_toolkit.judgment.exits.CHILD_REJECTED: "the caller got it wrong"
 
-harness_python() {
+# harness_choose: the interpreter in HARNESS_PY. Set, not printed: the entry points call it
+# without a $(...) subshell, a fork that every hook and command would pay.
+harness_choose() {
   if [[ -n "${HARNESS_PYTHON:-}" ]]; then
-    printf '%s\n' "$HARNESS_PYTHON"
+    HARNESS_PY="$HARNESS_PYTHON"
   elif [[ -x "$HARNESS_REPO_ROOT/.venv/bin/python" ]]; then
-    printf '%s\n' "$HARNESS_REPO_ROOT/.venv/bin/python"
+    HARNESS_PY="$HARNESS_REPO_ROOT/.venv/bin/python"
   else
-    printf '%s\n' python3
+    HARNESS_PY=python3
   fi
+}
+
+harness_python() {
+  harness_choose
+  printf '%s\n' "$HARNESS_PY"
 }
 
 if [[ -d "$HARNESS_REPO_ROOT/pylib/judgment_toolkit" ]]; then
   export PYTHONPATH="$HARNESS_REPO_ROOT/pylib${PYTHONPATH:+:$PYTHONPATH}"
 fi
 
-# py_found TOOL: the interpreter's path on stdout, or "TOOL: Python interpreter not found"
-# on stderr and status 1.
-py_found() {
-  local py
-  py="$(harness_python)"
-  if ! command -v "$py" >/dev/null 2>&1; then
-    printf '%s: Python interpreter not found: %s; run bash scripts/setup.sh or set HARNESS_PYTHON\n' "$1" "$py" >&2
+# py_chosen TOOL: the interpreter in HARNESS_PY (harness_choose), or "TOOL: Python
+# interpreter not found" on stderr and status 1.
+py_chosen() {
+  harness_choose
+  if ! command -v "$HARNESS_PY" >/dev/null 2>&1; then
+    printf '%s: Python interpreter not found: %s; run bash scripts/setup.sh or set HARNESS_PYTHON\n' "$1" "$HARNESS_PY" >&2
     return 1
   fi
-  printf '%s\n' "$py"
 }
 
 # harness_exec TOOL MISSING_EXIT MODULE ARGS...: exec `python -m MODULE ARGS...` (scripts/ha,
 # whose command line is Python's), or, with no interpreter, say so and exit MISSING_EXIT.
 harness_exec() {
-  local py
-  py="$(py_found "$1")" || exit "$2"
+  py_chosen "$1" || exit "$2"
   shift 2
-  exec "$py" -m "$@"
+  exec "$HARNESS_PY" -m "$@"
 }
 
 # py_exec TOOL JOB ARGS...: replace this shell with the job (the reads: their exit codes are
@@ -58,7 +62,8 @@ py_exec() {
 py_guarded() {
   local label="$1" py err rc=0 last
   shift
-  py="$(harness_python)"
+  harness_choose
+  py="$HARNESS_PY"
   if ! command -v "$py" >/dev/null 2>&1; then
     printf '%s (Python interpreter not found: %s; run bash scripts/setup.sh)\n' "$label" "$py" >&2
     return 0

@@ -146,8 +146,18 @@ def recalled(payload: dict, asked: list) -> list:
     from judgment_toolkit.judgment import inject, ledger
     path = ledger.default_path(env=tool_env(payload), cwd=project_dir(payload))
     project = project_name(payload)
-    return [inject.answers(path, project, q["question"], [o["label"] for o in q["options"]])
-            for q in asked]
+    # the cyclic garbage collector is paused: the recall's imports, the pass and the analysis
+    # make tens of thousands of objects and no cycle worth a walk every 700 allocations, and
+    # the hook's process ends right after
+    import gc
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return [inject.answers(path, project, q["question"], [o["label"] for o in q["options"]])
+                for q in asked]
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def ask_recall(payload: dict) -> None:

@@ -11,6 +11,8 @@ import sys
 import types
 import unicodedata
 
+from ..packaged import path as packaged_path
+
 MIN_LEN = 2
 
 STOPWORDS = frozenset("""
@@ -197,9 +199,11 @@ def term(word):
     if word.isascii() and not word.isdigit():
         stem = _STEMS.get(word)
         if stem is None:
-            if len(_STEMS) >= _STEMS_MAX:
-                _STEMS.clear()
-            stem = _STEMS[word] = _stem(word)
+            stem = _TABLE.get(word)
+            if stem is None:
+                if len(_STEMS) >= _STEMS_MAX:
+                    _STEMS.clear()
+                stem = _STEMS[word] = _stem(word)
         return stem
     return word
 
@@ -221,6 +225,39 @@ _VOWEL = re.compile("[aeiouy0-9]")
 # query, its lexicon groups and the records read back repeat the same words. Bounded.
 _STEMS = {}
 _STEMS_MAX = 50000
+STEM_TABLE = "lexicon-stems.txt"  # in templates/ (judgment_toolkit.packaged)
+
+
+def stem_table(lexicon_text):
+    """The text of STEM_TABLE for a lexicon: the stems of its English words, which every
+    question's lexicon groups would otherwise stem in each process (a hook is one process):
+    comment lines, then the words on one line and their stems on the next, in the same order."""
+    found = set()
+    for line in lexicon_text.splitlines():
+        if not line.strip().startswith("#"):
+            found.update(w for w in words(fold(line))
+                         if w.isascii() and not w.isdigit() and term(w) is not None)
+    table = sorted(found)
+    return ("# The Snowball English stems of the words of lexicon.txt, read by judgment.analysis\n"
+            "# so that no process stems them again. Generated: tests/python/judgment/"
+            "test_rank_stem_table.py\n# says how to write it again when the lexicon changes.\n"
+            + " ".join(table) + "\n" + " ".join(map(_stem, table)) + "\n")
+
+
+def _read_table():
+    """{word: stem} of the packaged STEM_TABLE (empty where it is missing: stemmed then)."""
+    try:
+        with open(packaged_path(STEM_TABLE), encoding="utf-8") as f:
+            rows = [line for line in f.read().split("\n") if line and line[0] != "#"]
+    except OSError:
+        return {}
+    if len(rows) != 2:
+        return {}
+    found, stems = rows[0].split(), rows[1].split()
+    return dict(zip(found, stems)) if len(found) == len(stems) else {}
+
+
+_TABLE = _read_table()
 
 
 def terms(text):

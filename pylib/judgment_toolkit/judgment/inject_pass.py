@@ -21,8 +21,17 @@ record). Here the project's lines are read from their bytes:
      parsed and scored exactly (their term counts and length), with that df.
 So its cost is a few C-speed scans per block and the analysis of at most max(EXACT, SHORTLIST)
 records; the relevance mode (`--rank relevance`) keeps its own pass.
+
+Where a line of a block starts is found only for the lines chosen to be scored (3, 4): a block
+remembers where it is in the file and which of its lines hold a needle, and at the end the
+blocks holding a chosen line are read again and split from whichever end is nearer the chosen
+lines (the starts of every line of a 10k ledger cost about as much as the record expression).
+The chosen lines are sliced from the bytes read again, not read one by one. Appends leave those
+bytes as they were; a ledger replaced meanwhile (a git checkout) gives other bytes, as the read
+back by offset does: what is there is scored only if it is a record of the project.
 """
-from itertools import count, repeat
+import gc
+from itertools import accumulate, chain, count, islice, repeat
 import json
 import math
 from operator import add
@@ -37,11 +46,12 @@ EXACT = 200
 SHORTLIST = 100
 
 _STRINGS = ('"question":"', '"answer":"', '"rationale":"')
-_ORDERED = re.compile(r'"question":"([^"]*)","answer":"([^"]*)"(?:,"rationale":"([^"]*)")?')
+# _ORDERED and _TAG_LIST are compiled (re's cache) only when a line is read alone (_texts): a
+# ledger as judgment-ledger writes it is read a block at a time, and the hook pays every compile
+_ORDERED = r'"question":"([^"]*)","answer":"([^"]*)"(?:,"rationale":"([^"]*)")?'
 _TAGS = '"tags":['
 # a list of strings, each without a quote (no backslash), so a "]" inside a tag is read right
 _TAG_LIST = r'("[^"\n]*"(?:,"[^"\n]*")*)\]'
-_TAG_LIST_STR = re.compile(_TAG_LIST)
 # a record as judgment-ledger writes it (every field, in the schema's order), its project's
 # literal key and value put in between. Each string is [^"]*, which sre runs several times
 # faster than [^"\n]*, and is captured, so that a match crossing a line (a torn line) is seen
@@ -61,7 +71,8 @@ def _texts(line):
     """(the ranking's weighted length, the searched fields' text) of a line without a
     backslash, where every quote delimits a string, so `"question":"` is that key and its value
     ends at the next quote; None when the question or the answer is not a string."""
-    m = _ORDERED.search(line)  # the order judgment-ledger writes: one match for three fields
+    # the order judgment-ledger writes: one match for three fields
+    m = re.compile(_ORDERED).search(line)
     if m is not None:
         question, answer, rationale = m.groups()
         rationale = rationale or ""
@@ -83,7 +94,7 @@ def _texts(line):
     length = _Q * len(question) + _A * len(answer) + _R * len(rationale)
     text = question + "\0" + answer + "\0" + rationale
     if at != -1:
-        m = _TAG_LIST_STR.match(line, at + len(_TAGS))
+        m = re.compile(_TAG_LIST).match(line, at + len(_TAGS))
         tags = m.group(1) if m else ""
         if tags:
             n = tags.count('","') + 1
@@ -104,6 +115,35 @@ def _line_at(f, offset, step=8192):
         data += more
     end = data.find(b"\n")
     return data if end == -1 else data[:end]
+
+
+def _occurrences(buf, sep, total, lo, hi):
+    """[where the k-th occurrence of sep in buf starts, for k from lo to hi], buf holding `total`
+    of them: split from the start or from the end, whichever reaches them sooner."""
+    step = len(sep)
+    if hi + 1 <= total - lo:
+        pieces = buf.split(sep, hi + 1)
+        first = len(pieces[0])
+        at = map(add, map(len, islice(pieces, 1, hi + 1)), repeat(step))
+        return list(islice(accumulate(chain((first,), at)), lo, None))
+    pieces = buf.rsplit(sep, total - lo)  # pieces[0] ends where occurrence lo starts
+    if len(pieces) != total - lo + 1:
+        return []  # not the bytes scanned (the file changed): nothing there to score
+    first = len(pieces[0])
+    at = map(add, map(len, islice(pieces, 1, hi - lo + 1)), repeat(step))
+    return list(accumulate(chain((first,), at)))
+
+
+def _read_at(f, offset, size):
+    """The `size` bytes at `offset` (fewer at the end of the file)."""
+    f.seek(offset)
+    data = f.read(size)
+    while data and len(data) < size:
+        more = f.read(size - len(data))
+        if not more:
+            break
+        data += more
+    return data
 
 
 def read_back(path, project, found):
@@ -137,7 +177,13 @@ class Pass:
                 self.by_needle.setdefault(n.encode("utf-8"), set()).add(i)
         self.byte_needles = list(self.by_needle)
         self.parsed = 0  # json.loads calls, counted for the tests
-        self.offsets = []  # line id -> offset, for the lines holding a needle (read from bytes)
+        self.offsets = []  # line id -> offset, for the lines holding a needle (read from bytes);
+        # None for a line of a block until it is chosen (_locate)
+        # (first line id, base, cut, at_needle, the block's lines held, its lines matched)
+        self.blocks = []
+        self.located = 0  # line starts found in blocks read again (counted for the tests)
+        self.raw = {}  # offset -> the line, for the chosen lines sliced from a block read again
+        self.by_needle_first = False  # the last block's lines were told apart by the needle
         self.lines_of = {n: [] for n in self.byte_needles}  # needle -> ids of the lines holding it
         self.scored = 0  # lines parsed in the pass that hold a query term (scored exactly)
         self.key = '"project":' + json.dumps(project, ensure_ascii=False)
@@ -170,14 +216,8 @@ class Pass:
         if buf.find(b"\\", 0, cut) != -1:
             return False
         found = self.record.findall(buf, 0, cut)  # at most one a line: "{" opens it
-        lines = buf.count(b"\n", 0, cut) + (cut > 0 and buf[cut - 1] != 0x0A)
-        if len(found) == lines:
-            at_needle = None  # every line is one: the i-th match is the i-th line
-        elif len(found) == buf.count(self.needle, 0, cut):
-            # each match holds the needle, so no other line does: the candidates of _scan are
-            # exactly the matched lines, and the i-th match holds the i-th needle
-            at_needle = True
-        else:
+        at_needle = self._which(buf, cut, len(found))
+        if at_needle is False:
             return False
         if not found:
             return True  # no line of the project
@@ -223,18 +263,77 @@ class Pass:
                 ids = dict(zip(held, count(first)))
                 for holding, numbers in hits:
                     holding.extend(map(ids.__getitem__, numbers))
-            starts = self._starts(buf, cut, at_needle)
-            self.offsets.extend(map(add, repeat(base), map(starts.__getitem__, held)))
+            # where they start is found only for the chosen ones (_locate)
+            self.blocks.append((first, base, cut, at_needle, held, lines))
+            self.offsets.extend(repeat(None, len(held)))
         return True
 
-    def _starts(self, buf, cut, at_needle):
-        """Where each line of buf[:cut] starts, or with at_needle where each line holding the
-        project's needle starts (each holds it once); iterated in C (map), not line by line."""
+    def _which(self, buf, cut, matches):
+        """How the matches map to the lines of buf[:cut]: None when every line is one (the
+        i-th match is the i-th line), True when each match holds the needle and no other line
+        does (the candidates of _scan are exactly the matched lines, and the i-th match holds
+        the i-th needle), False when neither. The test that told the last block's lines apart
+        is tried first: the other costs a scan of the block. Where both hold, True maps each
+        match to the line it is in, which None does too (the needle is in every line)."""
+        tests = (self._every_line, self._needle_lines)
+        for test in (tests[::-1] if self.by_needle_first else tests):
+            at_needle = test(buf, cut, matches)
+            if at_needle is not False:
+                self.by_needle_first = at_needle is True
+                return at_needle
+        return False
+
+    @staticmethod
+    def _every_line(buf, cut, matches):
+        lines = buf.count(b"\n", 0, cut) + (cut > 0 and buf[cut - 1] != 0x0A)
+        return None if matches == lines else False
+
+    def _needle_lines(self, buf, cut, matches):
+        return True if matches == buf.count(self.needle, 0, cut) else False
+
+    def _starts(self, buf, at_needle, total, numbers):
+        """[where line k of buf starts, for k in numbers], the lines numbered among those
+        holding the project's needle (each holds it once) with at_needle, else among all the
+        lines, `total` of them; None when buf is not the bytes scanned (the file changed).
+        Only the occurrences from the first to the last of them are found, split in C."""
+        lo, hi = min(numbers), max(numbers)
+        self.located += hi - lo + 1
         if at_needle:
-            at = map(re.Match.start, self.needle_at.finditer(buf, 0, cut))
-            return list(map(add, map(buf.rfind, repeat(b"\n"), repeat(0), at), repeat(1)))
-        # line k starts after the k-th LF
-        return [0, *map(re.Match.end, _LF.finditer(buf, 0, cut))]
+            found = _occurrences(buf, self.needle, total, lo, hi)
+            if len(found) != hi - lo + 1:
+                return None
+            return [buf.rfind(b"\n", 0, found[k - lo]) + 1 for k in numbers]
+        # line k starts after the (k-1)-th LF, counted from 0 (the last line may lack its LF)
+        if hi == 0:
+            return [0] * len(numbers)
+        first = max(lo - 1, 0)
+        found = _occurrences(buf, b"\n", total - (buf[-1:] != b"\n"), first, hi - 1)
+        if len(found) != hi - first:
+            return None
+        return [found[k - 1 - first] + 1 if k else 0 for k in numbers]
+
+    def _locate(self, f, ids):
+        """The offsets of these line ids (the ones chosen), those of a block's lines found by
+        reading the block again up to its last chosen line, whose bytes are kept (self.raw)."""
+        offsets, blocks = self.offsets, self.blocks
+        wanted = {}  # index in self.blocks -> the ids of its lines chosen
+        k = 0
+        for i in sorted(ids):  # the blocks' first ids are in order too
+            if offsets[i] is None:
+                while k + 1 < len(blocks) and blocks[k + 1][0] <= i:
+                    k += 1
+                wanted.setdefault(k, []).append(i)
+        for k, chosen in wanted.items():
+            first, base, cut, at_needle, held, total = self.blocks[k]
+            buf = _read_at(f, base, cut)
+            starts = self._starts(buf, at_needle, total, [held[i - first] for i in chosen])
+            if starts is None:
+                continue  # nothing there to score
+            for i, at in zip(chosen, starts):
+                end = buf.find(b"\n", at)
+                offsets[i] = base + at
+                self.raw[base + at] = buf[at:end] if end != -1 else buf[at:]
+        return [offsets[i] for i in ids if offsets[i] is not None]
 
     def _line(self, offset, raw):
         try:
@@ -280,7 +379,7 @@ class Pass:
         lines = len(self.offsets)
         exact_df = lines + self.scored <= EXACT
         if exact_df:
-            chosen = self.offsets
+            chosen = range(lines)
         else:
             df = [0] * len(self.terms)
             held = [set() for _ in self.terms]  # term -> ids of the lines holding a needle of it
@@ -310,24 +409,25 @@ class Pass:
                     rough[line_id] += value
             # line ids follow the file's order, hence the offsets': the best by (rough, offset)
             # are the last of a stable sort by rough (ties stay in id order), sorted in C
-            best = sorted(range(lines), key=rough.__getitem__)[-SHORTLIST:]
-            chosen = [self.offsets[i] for i in best]
+            chosen = sorted(range(lines), key=rough.__getitem__)[-SHORTLIST:]
             s.df = df
-        self._score_exactly(sorted(chosen), keep_df=not exact_df)
+        self._score_exactly(chosen, keep_df=not exact_df)
         s.count = self.count
         s.total_length = self.total_length
         return s
 
-    def _score_exactly(self, offsets, keep_df):
+    def _score_exactly(self, ids, keep_df):
         s = self.scorer
         saved = list(s.df)
-        f = ledger.open_read(self.path)
+        f = ledger.open_read(self.path) if ids else None
         if f is None:
             return
         with f:
-            for offset in offsets:
+            raw = self.raw
+            for offset in sorted(self._locate(f, ids)):
                 self.parsed += 1
-                rec = ledger.record_of(_line_at(f, offset), self.project)
+                line = raw.get(offset)
+                rec = ledger.record_of(_line_at(f, offset) if line is None else line, self.project)
                 if rec is not None:
                     s.add(offset, rec)
         if keep_df:
@@ -336,8 +436,17 @@ class Pass:
 
 def scorer(path, project, terms, weights):
     """A rank.Scorer after one pass over `project`'s records of the ledger at `path` (see the
-    module docstring); `.parsed` of the pass counts the lines parsed."""
-    p = Pass(path, project, terms, weights).run()
-    s = p.finish()
+    module docstring); `.parsed` of the pass counts the lines parsed. The cyclic garbage
+    collector is paused meanwhile: the pass makes tens of thousands of tuples, lists and bytes
+    and no cycle (reference counting frees them all), which the collector would otherwise walk
+    every 700 allocations (about 3 ms of the hook at 10k records)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        p = Pass(path, project, terms, weights).run()
+        s = p.finish()
+    finally:
+        if collecting:
+            gc.enable()
     s.parsed = p.parsed
     return s

@@ -3,7 +3,9 @@
 No jsonschema or ulid here: every read imports this module.
 """
 import errno
+from itertools import repeat
 import json
+from operator import add
 import os
 import re
 import stat
@@ -86,7 +88,7 @@ def project_needle(project):
 # Lines holding \uXXXX or \/ escapes may spell a value in a way a byte search cannot see;
 # such (rare, foreign-written) lines are always parsed.
 ESCAPES = (b"\\u", b"\\/")
-ESCAPE_RE = re.compile(rb"\\[u/]")
+ESCAPE_RE = rb"\\[u/]"  # compiled (re's cache) only for a block with a backslash
 # The judgment-ledger.v1 schema, checked by hand on each parsed line (no jsonschema on a read):
 # exactly these fields (required, additionalProperties false), strings but `tags`, a list of
 # strings; the NONEMPTY ones and each tag at least one character; decided_at the schema's
@@ -162,15 +164,33 @@ def candidate_lines(f, needle, chunk_size=CHUNK):
 def _scan(base, buf, cut, needle):
     """Candidates among the complete lines buf[:cut], in file order: the lines holding the
     needle, plus (only when the chunk has a backslash at all) the lines holding an escape."""
+    if buf.find(b"\\", 0, cut) == -1:  # memchr-fast; real escapes are rarer still
+        yield from _needle_lines(base, buf, cut, needle)
+        return
     found = {}  # line start -> line end
     _collect(found, buf, cut, lambda at: buf.find(needle, at, cut))
-    if buf.find(b"\\", 0, cut) != -1:  # memchr-fast; real escapes are rarer still
-        def next_escape(at):
-            m = ESCAPE_RE.search(buf, at, cut)
-            return -1 if m is None else m.start()
-        _collect(found, buf, cut, next_escape)
+
+    def next_escape(at):
+        m = re.compile(ESCAPE_RE).search(buf, at, cut)
+        return -1 if m is None else m.start()
+    _collect(found, buf, cut, next_escape)
     for begin in sorted(found) if len(found) > 1 else found:
         yield base + begin, buf[begin:found[begin]]
+
+
+def _needle_lines(base, buf, cut, needle):
+    """_scan's lines of a block without a backslash: those holding the needle, found in C (a
+    scan for the needle, then each hit's line start and end) rather than line by line; a line
+    holding it twice is one entry (the same start), as _collect's jump to the line's end."""
+    hits = list(map(re.Match.start, re.compile(re.escape(needle)).finditer(buf, 0, cut)))
+    found = dict(zip(map(add, map(buf.rfind, repeat(b"\n"), repeat(0), hits), repeat(1)),
+                     map(buf.find, repeat(b"\n"), hits, repeat(cut))))
+    if found:
+        last = next(reversed(found))
+        if found[last] == -1:  # the file's last line, without its LF
+            found[last] = cut
+    for begin, end in found.items():
+        yield base + begin, buf[begin:end]
 
 
 def _collect(found, buf, cut, next_hit):
@@ -185,7 +205,8 @@ def _collect(found, buf, cut, next_hit):
 
 
 def has_escapes(data):
-    return ESCAPES[0] in data or ESCAPES[1] in data
+    # the backslash first: one memchr, where each escape is a slower two-byte search
+    return b"\\" in data and (ESCAPES[0] in data or ESCAPES[1] in data)
 
 
 _DECIDED_AT = b'"decided_at":"'
@@ -216,7 +237,7 @@ def could_enter(line, floor):
     return key is None or key >= floor
 
 
-_FRACTION = re.compile(r"(?<=:[0-9]{2})\.([0-9]+)")
+_FRACTION = r"(?<=:[0-9]{2})\.([0-9]+)"  # compiled only for a time not in the Z form
 
 
 def time_key(value):
@@ -227,7 +248,7 @@ def time_key(value):
     # fromisoformat before Python 3.11 takes neither Z nor a fraction of other than 3 or 6
     # digits, both of which the schema allows: spell the fraction as exactly 6 digits.
     text = value.replace("Z", "+00:00")
-    text = _FRACTION.sub(lambda m: "." + m.group(1)[:6].ljust(6, "0"), text, 1)
+    text = re.sub(_FRACTION, lambda m: "." + m.group(1)[:6].ljust(6, "0"), text, count=1)
     try:
         dt = datetime.fromisoformat(text)
     except ValueError:

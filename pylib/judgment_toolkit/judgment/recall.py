@@ -1,6 +1,6 @@
-"""Ledger records as judgment-card.v1 similar_past_decisions items, and the card merge."""
-from . import search
+"""Ledger records as judgment-card.v1 similar_past_decisions items, and the card merge.
 
+The recall hook imports this module for MEM_PREFIX alone, so search is imported by recall()."""
 SUMMARY_MAX = 120
 MEM_PREFIX = "judgment-ledger:"
 
@@ -17,8 +17,11 @@ def item(rec):
     }
 
 
-def recall(path, project, question, mode=search.DEFAULT_MODE):
-    """The similar past decisions for a question (at most search.MAX_LIMIT)."""
+def recall(path, project, question, mode=None):
+    """The similar past decisions for a question (at most search.MAX_LIMIT), ranked in `mode`
+    (search.DEFAULT_MODE when None)."""
+    from . import search
+    mode = search.DEFAULT_MODE if mode is None else mode
     return [item(r) for r in search.search(path, project, question, mode=mode)]
 
 

@@ -98,14 +98,16 @@ def _could_rank(whole, tokens, top, limit):
     escaped = [json.dumps(t, ensure_ascii=False)[1:-1] for t in tokens]
 
     def keep(line):
-        if ledger.has_escapes(line):
+        if b"\\" in line and ledger.has_escapes(line):  # the backslash first: one memchr
             return True
         if whole:
             text = line.decode("utf-8", "replace").casefold()
             if needle in text:
                 bound = (True, len(tokens))
+            elif len(top) >= limit and top[0][0][0]:
+                return False  # the floor holds the whole query: no token count reaches it
             else:
-                bound = (False, sum(1 for t in escaped if t in text))
+                bound = (False, sum(map(text.__contains__, escaped)))  # in C
                 if not bound[1]:
                     return False
         else:

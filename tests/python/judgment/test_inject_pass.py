@@ -129,3 +129,88 @@ def test_a_plain_ledger_is_read_a_block_at_a_time_and_a_mixed_one_line_by_line(t
         p = inject_pass.Pass(str(path), "shop", ["redi"], [1.0])
         with open(path, "rb") as f:
             assert [p._block(*b) for b in blocks(f)] == [whole]
+
+
+def test_only_the_chosen_lines_have_their_start_found(tmp_path):
+    """A block remembers which of its lines hold a needle; where a line starts is found only
+    for the lines chosen to be scored (the block read again, split from the nearer end), and
+    those lines are sliced from it: at 10,000 records every line holds a needle, yet the
+    starts found are a fraction of them and every line parsed came from a block."""
+    path = tmp_path / "ledger.jsonl"
+    crowd(path, 10_000, 9_990)
+    terms, weights = rank.query_terms("payout worker retry bank transfers")
+    p = inject_pass.Pass(str(path), "shop", terms, weights).run()
+    held = len(p.offsets)
+    s = p.finish()
+    assert held == 10_000 and len(p.blocks) > 1
+    assert 0 < p.located <= held // 4, (p.located, held)
+    assert p.parsed == len(p.raw) <= inject_pass.SHORTLIST
+    assert max(s.keys())[3] == "answer"
+
+
+@pytest.mark.parametrize("interleaved", [False, True])
+@pytest.mark.parametrize("held", [range(0, 30), range(120, 150), range(0, 150, 7)])
+def test_the_chosen_lines_anywhere_in_a_block_are_the_lines_scanned(tmp_path, interleaved, held):
+    """Split from the start of a block read again (the chosen lines near it) or from its end,
+    the chosen lines are the ones the relevance pass reads (below EXACT every held line is
+    chosen), whether the project's lines are every line or every other one."""
+    path = tmp_path / "ledger.jsonl"
+    recs = []
+    for i in range(150):
+        recs.append(decision(f"r{i}", f"Which cache for report {i}?",
+                             "Redis" if i in held else "none",
+                             at=f"2025-01-01T00:{i // 60:02d}:{i % 60:02d}Z"))
+        if interleaved:
+            recs.append(decision(f"o{i}", f"Which cache for report {i}?", "Redis", project="other"))
+    write_records(path, recs)
+    terms, weights = rank.query_terms("redis")
+    mine = inject_pass.scorer(str(path), "shop", terms, weights)
+    theirs = relevance_pass(str(path), "shop", terms, weights)
+    assert mine.df == theirs.df and mine.df[0] == len(held)
+    assert sorted(mine.keys()) == sorted(theirs.keys())
+    assert mine.parsed == len(held)
+
+
+def test_a_ledger_read_by_blocks_compiles_no_pattern_for_single_lines(tmp_path):
+    """The patterns that read a line alone (_texts) are compiled only when a line is read
+    alone: the hook pays every compile, and a ledger as judgment-ledger writes it is read a
+    block at a time."""
+    path = tmp_path / "ledger.jsonl"
+    write_plain(path)
+    code = ("import re, sys\n"
+            "from judgment_toolkit.judgment import inject, inject_pass\n"
+            "inject.answers(sys.argv[1], 'shop', 'Redis or Postgres for the job queue?')\n"
+            "keys = {k[1] for c in (getattr(re, '_cache', {}), getattr(re, '_cache2', {})) "
+            "for k in c}\n"
+            "print(sorted(getattr(p, 'pattern', p) in keys\n"
+            "             for p in (inject_pass._ORDERED, inject_pass._TAG_LIST)))\n")
+    import subprocess
+    import sys
+    from ledger_helpers import PYLIB, hermetic_env
+    r = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True,
+                       env=hermetic_env(tmp_path, PYTHONPATH=PYLIB))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["[False,", "False]"]
+
+
+def test_the_pass_runs_no_garbage_collection(tmp_path):
+    """The pass makes tens of thousands of tuples and lists and no cycle: the cyclic collector
+    is paused meanwhile (it walked them about 35 times at 10k records), then resumed; at most
+    one collection follows, at the first allocation after it resumes."""
+    import gc
+    path = tmp_path / "ledger.jsonl"
+    crowd(path, 2_000, 1_000)
+    terms, weights = rank.query_terms("payout worker retry bank transfers")
+    started = []
+
+    def count(phase, info):
+        if phase == "start":
+            started.append(info["generation"])
+    gc.collect()
+    gc.callbacks.append(count)
+    try:
+        s = inject_pass.scorer(str(path), "shop", terms, weights)
+    finally:
+        gc.callbacks.remove(count)
+    assert len(started) <= 1, started
+    assert gc.isenabled() and s.count == 2_000

@@ -1,0 +1,52 @@
+"""The packaged stems of the lexicon's words (templates/lexicon-stems.txt; docs/judgment-ledger.md,
+"Cost"): judgment.analysis reads them instead of running Snowball, pure Python at tens of
+microseconds a word, on the words of every lexicon group a question fires, in every hook
+process. The table is the stemmer's own output for exactly the lexicon's words, so a term is the
+same read from it or stemmed; counted, never timed. When the lexicon changes, the first test
+fails and prints the command that writes the table again (REWRITE).
+"""
+import json
+import subprocess
+import sys
+
+from judgment_toolkit import packaged
+from judgment_toolkit.judgment import analysis, lexicon
+from ledger_helpers import PYLIB, hermetic_env, write_records
+
+
+REWRITE = (".venv/bin/python -c \"from judgment_toolkit.judgment import analysis; "
+           "from judgment_toolkit import packaged; "
+           "open(packaged.path(analysis.STEM_TABLE), 'w', encoding='utf-8').write("
+           "analysis.stem_table(packaged.text('lexicon', 'lexicon.txt')))\"")
+
+
+def test_the_table_is_the_stemmer_on_the_lexicon_words():
+    written = packaged.text("lexicon", analysis.STEM_TABLE)
+    assert written == analysis.stem_table(packaged.text("lexicon", lexicon.PACKAGED)), (
+        f"templates/lexicon-stems.txt is not the lexicon's; write it again: {REWRITE}")
+    assert len(analysis._TABLE) > 1000
+    assert all(analysis._stem(w) == s for w, s in analysis._TABLE.items())
+
+
+def test_a_question_stems_none_of_the_lexicon_words(tmp_path):
+    """The question's lexicon groups are analysed from the table: the words stemmed in the
+    process are only those of the question and the records outside the lexicon."""
+    path = tmp_path / "ledger.jsonl"
+    write_records(path, [{"id": f"r{i}", "project": "shop", "decided_at": "2025-01-01T00:00:00Z",
+                          "question": "Which job queue for the new service: Redis or Postgres?",
+                          "answer": "Redis", "rationale": "fewer moving parts",
+                          "card_ref": "c", "tags": []} for i in range(3)])
+    code = ("import json, sys\n"
+            "from judgment_toolkit.judgment import analysis, inject, lexicon\n"
+            "inject.answers(sys.argv[1], 'shop', 'Which job queue: Redis or Postgres?',"
+            " ['Redis', 'Postgres'])\n"
+            "items = lexicon.check().items\n"
+            "print(json.dumps({'stemmed': sorted(analysis._STEMS),"
+            " 'groups': sum(item[3] is not None for item in items)}))\n")
+    r = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True,
+                       env=hermetic_env(tmp_path, PYTHONPATH=PYLIB))
+    assert r.returncode == 0, r.stderr
+    found = json.loads(r.stdout)
+    assert found["groups"] > 0  # the lexicon fired: its groups were analysed
+    # the records' own words outside the lexicon (the question's are all in it)
+    assert found["stemmed"] == ["fewer", "moving", "new", "parts"]
