@@ -167,3 +167,74 @@ def test_an_entry_does_not_reach_a_word_of_another_meaning(everyday, question):
     """The groups keep apart what only looks alike: an English stem shared by two meanings, a
     Korean word with two senses, a 2-character piece of a longer word."""
     assert inject.answers(everyday, "team", question) == []
+
+
+# The vocabulary of more software domains (templates/lexicon.txt, from "search and e-commerce"
+# on): search, healthcare, developer tools, education, logistics, lending, IoT, media, HR,
+# travel, real estate, advertising, support, experiments, localisation, legal and docs. Each
+# question shares no term with its decision: only the domain's group links the two languages.
+DOMAINS = [
+    decision("spelling", "Apply spelling correction only when a query has zero results?", "yes"),
+    decision("facet", "패싯 필터는 몇 개까지 보여줄까?", "여섯 개"),
+    decision("prescription", "처방전 재발급은 누가 승인해?", "담당 의료진"),
+    decision("stack", "Include stack traces in API error responses?", "never in production"),
+    decision("quiz", "Do instructors author the quizzes?", "yes, TAs review them"),
+    decision("courier", "택배사는 어디로 할까?", "두 곳"),
+    decision("delinquent", "When is a loan marked delinquent?", "30 days past due"),
+    decision("battery", "What battery drain is acceptable for the tracker app?", "2% an hour"),
+    decision("autoplay", "Autoplay the next episode?", "yes, after 10 seconds"),
+    decision("payroll", "급여 정산은 매월 며칠에?", "25일"),
+    decision("overbooking", "Allow overbooking of hotel rooms?", "no"),
+    decision("deposit", "How soon is a security deposit returned?", "within 7 days"),
+    decision("csat", "Send the CSAT survey after every ticket?", "only after closed ones"),
+    decision("control", "How big is the control group?", "10% of users"),
+    decision("rtl", "Mirror the layout for right-to-left scripts?", "yes"),
+    decision("dsar", "정보주체 열람 요구는 며칠 안에 처리해?", "10일"),
+    # lures: a word that holds a piece or a stem of a new entry, of another meaning
+    decision("feed", "Order the news feed by recency?", "yes"),
+    decision("coverage", "What does insurance coverage include on the basic plan?", "outpatient care"),
+    decision("sales", "Should the sales team see support tickets?", "read-only"),
+    decision("exam", "Can students retake an exam?", "once"),
+]
+
+
+@pytest.fixture
+def domains(tmp_path):
+    path = tmp_path / "ledger.jsonl"
+    write_records(path, DOMAINS)
+    return str(path)
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("오타 교정은 언제 해?", "spelling"),  # 오타 교정 spelling correction
+    ("Which facets do we show?", "facet"),  # facet 패싯
+    ("Who approves prescriptions?", "prescription"),  # prescription 처방전
+    ("스택 트레이스는 어디까지 포함해?", "stack"),  # 스택 트레이스 stack trace
+    ("퀴즈는 강사가 만들어?", "quiz"),  # 퀴즈 quiz, 강사 instructor
+    ("Which courier should ship orders?", "courier"),  # courier 택배사
+    ("대출 연체 기준은?", "delinquent"),  # 대출 loan, 연체 delinquent
+    ("배터리 소모는 얼마까지 괜찮아?", "battery"),  # 배터리 소모 battery drain
+    ("다음 회차 자동 재생?", "autoplay"),  # 자동 재생 autoplay, 회차 episode
+    ("When does payroll run?", "payroll"),  # payroll 급여 정산
+    ("초과 예약 허용해?", "overbooking"),  # 초과 예약 overbooking
+    ("보증금은 언제 돌려줘?", "deposit"),  # 보증금 security deposit
+    ("고객 만족도 설문은 언제?", "csat"),  # 고객 만족도 CSAT
+    ("대조군 비율은?", "control"),  # 대조군 control group
+    ("오른쪽에서 왼쪽 언어의 레이아웃은?", "rtl"),  # 오른쪽에서 왼쪽 right-to-left
+    ("What is the DSAR deadline in days?", "dsar"),  # DSAR 정보주체 열람 요구
+])
+def test_domain_words_link_korean_and_english(domains, question, expected):
+    record = next(r for r in DOMAINS if r["id"] == expected)
+    assert not set(rank.terms(question)) & set(rank.terms(record["question"] + " " + record["answer"]))
+    assert [a["record"]["id"] for a in inject.answers(domains, "team", question)] == [expected]
+
+
+@pytest.mark.parametrize("question", [
+    "피드백은 어디에 모아?",  # 피드백 is feedback: its piece 피드 is no news feed
+    "메시지 순서 보장이 필요해?",  # 보장 of an order is a guarantee, not insurance coverage
+    "환불은 영업일 기준 며칠 안에?",  # 영업일 is a business day: its piece 영업 is no sales team
+    "시험적으로 먼저 써 볼까?",  # 시험적 is "as a trial", not an exam
+    "검색 인덱스 재생성은 언제?",  # 재생성 is regenerating: its piece 재생 is no playback
+])
+def test_a_domain_entry_does_not_reach_a_word_of_another_meaning(domains, question):
+    assert inject.answers(domains, "team", question) == []
