@@ -91,6 +91,7 @@ KOREAN_SUFFIXES = tuple(sorted(set("""
 하죠 할까 할 한 해 했 되나요 될까요 됩니다 되는 되면 돼야 되어 된다 될 된 돼
 인가요 일까요 입니까 입니다 인지 이다 있나요 있을까요 없나요
 하자 할래 하냐 하니 할지 될지 해도 할거 할건지 하는지 되는지 해야함 해야해 해야돼 해야지 함 됨 임 씀
+주세요 줄래 줘요 줘 줌
 """.split()), key=len, reverse=True))
 # The one-syllable Korean nouns of software talk (loanwords mostly: 큐 is "queue", 앱 "app"),
 # kept as terms although a word needs MIN_LEN characters: "큐는" -> 큐. Any other one-syllable
@@ -108,7 +109,7 @@ KOREAN_STOPWORDS = frozenset("""
 위한 대해 대한 관련 정말 계속 다시 어떻게든 아니면 또는 그리고 하지만 그래서 어때요 좋을까요 동안
 하나요 할까요 되나요 될까요 인가요 있나요 없나요 합니까 합니다 해야 하는 할지 했나요 모든 또한
 뭘로 뭐로 뭐가 뭐임 뭔가 뭐씀 뭐쓰 어케 어떡해 어떰 어때 어떨까 어떻게할까 할래 하자 하지 해야지
-좋을지 좋아 괜찮 괜찮을까 그럼 일단 아님 걍 할지 될지 쓸지 쓸까 갈까 둘까 말까 얼마나 몇개 언제쯤
+좋을지 좋아 괜찮 괜찮아 괜찮나 괜찮음 괜찮은지 괜찮은가 괜찮을까 그럼 일단 아님 걍 할지 될지 쓸지 쓸까 갈까 둘까 말까 얼마나 몇개 언제쯤
 """.split())
 
 

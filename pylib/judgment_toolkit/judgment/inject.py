@@ -35,14 +35,16 @@ The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
      SAME_CERTAIN close: a later decision that builds on an earlier one ("shard the Playwright
      tests?" after "Cypress or Playwright?") does not reverse it.
 """
+import re
+
 MAX_ANSWERS = 3
 CANDIDATES = 10
 OPTION_WEIGHT = 0.3  # an option label's term, against a question's term (1)
 OPTION_CREDIT = 0.5  # a record's question word found only among the option labels
 ALT_CREDIT = 0.8  # a question word matched through the lexicon, against the word itself
-ACCEPT = 0.4
+ACCEPT = 0.42
 ALT_FAR = 0.5  # ... when the record holds the lexicon's word only outside its question
-ACCEPT_OFFERED = 0.35  # enough for a record whose answer is one of the options offered
+ACCEPT_OFFERED = 0.26  # enough for a record whose answer is one of the options offered
 MARGIN = 0.8
 SAME_QUESTION = 0.5
 SAME_CERTAIN = 0.7  # a later decision this close is on the same question, however worded
@@ -58,7 +60,7 @@ def answers(path, project, question, options=(), env=None):
     offered = _Offered(options, env)
     topic = Topic(options, env)
     accepted = [(m, rec) for m, rec in judged if m["match"] >= ACCEPT
-                or (m["match"] >= ACCEPT_OFFERED and offered.holds(rec))]
+                or (m["match"] >= ACCEPT_OFFERED and m["asked_q"] > 0 and offered.holds(rec))]
     if not accepted:
         return []
     best = accepted[0][0]["match"]
@@ -262,14 +264,12 @@ class _Offered:
     each term read as itself or as a word of a lexicon group it fires ("rhf + zod" and
     "react-hook-form + zod", "Redis" and "레디스"): a past decision between the same
     alternatives as the question offers. Numbers are left out: "10%" or "30 days" is a value
-    that many unrelated questions offer. Labels without terms ("Yes", "No") offer nothing."""
+    that many unrelated questions offer, and so is the unit that follows a number ("30 days",
+    "1시간"). Labels without other terms ("Yes", "No", "90d") offer nothing."""
 
     def __init__(self, options, env):
-        from .analysis import terms
-        self.terms = terms
         self.env = env
-        self.labels = [found for found in (frozenset(t for t in terms(label) if not t.isdigit())
-                                           for label in options) if found]
+        self.labels = [found for found in map(_named, options) if found]
         self._lexicon = None
 
     def _read(self, own):
@@ -287,7 +287,7 @@ class _Offered:
 
     def holds(self, rec):
         answer = rec.get("answer") if type(rec.get("answer")) is str else ""
-        answer = frozenset(t for t in self.terms(answer) if not t.isdigit())
+        answer = _named(answer)
         if not answer or not self.labels:
             return False
         if any(answer <= label or label <= answer for label in self.labels):
@@ -302,6 +302,27 @@ class _Offered:
             if all(t in held or not as_label[t].isdisjoint(answer) for t in label):
                 return True
         return False
+
+
+def _named(text):
+    """The terms of a label or an answer that name something: not its numbers and values
+    ("90d", "24h", "2x"), nor the word right after a number, which is the number's unit
+    ("30 days", "1시간", "3 times")."""
+    from .analysis import fold, term, words
+    out = set()
+    after_number = False
+    for word in words(fold(text)):
+        if word.isdigit() or _VALUE.fullmatch(word):
+            after_number = True
+            continue
+        t = None if after_number else term(word)
+        after_number = False
+        if t is not None:
+            out.add(t)
+    return frozenset(out)
+
+
+_VALUE = re.compile("[0-9]+[a-z]{1,2}")  # a number with its unit's letter: 90d, 24h, 2x, 10k
 
 
 def _one_edit(a, b):

@@ -243,6 +243,33 @@ def test_an_offered_number_is_no_alternative():
 
 
 @pytest.mark.parametrize("answer,labels", [
+    ("30 days", ["7 days", "90 days"]),  # the unit of a number is a value, as the number is
+    ("1시간", ["1시간", "6시간", "일 1회"]),
+    ("every 24h", ["12h", "24h"]),  # a number written with its unit's letter
+    ("8 times over 3 days", ["3 times", "5 times"]),
+])
+def test_a_value_with_its_unit_is_no_alternative(answer, labels):
+    """Values offered by many unrelated questions (durations, counts) name no alternative."""
+    assert offered(answer, labels) is False
+
+
+def test_the_words_beside_a_value_still_name_an_alternative():
+    assert offered("3 times, then manual review", ["Manual review", "Retry forever"])
+    assert offered("Python 3.12", ["Python", "Go"])
+
+
+def test_an_offered_answer_needs_a_question_about_the_same_thing(shop):
+    """An offered answer lowers the threshold only for a decision whose own question holds a
+    word of the question asked: the job-queue decision is "postgres", but a question about the
+    settings page that offers Redis and Postgres is not about the job queue."""
+    question = "Which one should we pick for the settings page?"
+    found = inject.judge(str(shop), "shop", question, ["Redis", "Postgres"])
+    queue = next(m for m, rec in found if rec["id"] == "queue")
+    assert queue["asked_q"] == 0 and queue["match"] >= inject.ACCEPT_OFFERED
+    assert inject.answers(str(shop), "shop", question, ["Redis", "Postgres"]) == []
+
+
+@pytest.mark.parametrize("answer,labels", [
     ("react-hook-form + zod", ["rhf + zod", "formik + yup"]),  # an abbreviation of the lexicon
     ("레디스", ["Redis", "Postgres"]),  # the same product in the other language
     ("Postgres", ["포스트그레스", "레디스"]),

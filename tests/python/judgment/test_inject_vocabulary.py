@@ -217,7 +217,7 @@ def domains(tmp_path):
     ("다음 회차 자동 재생?", "autoplay"),  # 자동 재생 autoplay, 회차 episode
     ("When does payroll run?", "payroll"),  # payroll 급여 정산
     ("초과 예약 허용해?", "overbooking"),  # 초과 예약 overbooking
-    ("보증금은 언제 돌려줘?", "deposit"),  # 보증금 security deposit
+    ("보증금 반환은 언제 해?", "deposit"),  # 보증금 security deposit
     ("고객 만족도 설문은 언제?", "csat"),  # 고객 만족도 CSAT
     ("대조군 비율은?", "control"),  # 대조군 control group
     ("오른쪽에서 왼쪽 언어의 레이아웃은?", "rtl"),  # 오른쪽에서 왼쪽 right-to-left

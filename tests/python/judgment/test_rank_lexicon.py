@@ -108,9 +108,16 @@ def test_format_errors_name_the_file_and_the_line(text, message):
     ("평가", "평가"), ("좀을", "좀을"), ("배포", "배포"), ("큐를", "큐"), ("앱에서", "앱"),
     # casual endings (반말, 음슴체)
     ("확인함", "확인"), ("배포하자", "배포"), ("도입할래", "도입"),
+    # the helping verb 주다 of a request (-어 줘, 줌, 주세요): 돌려줘 is 돌려 (give back)
+    ("돌려줘", "돌려"), ("보여줌", "보여"), ("알려주세요", "알려"),
 ])
 def test_korean_particles_and_endings_come_off(word, stem):
     assert analysis.strip_korean(word) == stem
+
+
+def test_a_casual_ok_asks_nothing():
+    """괜찮아? (is it OK?) ends many casual questions and says nothing about the subject."""
+    assert rank.terms("배터리 소모는 얼마까지 괜찮아?") == rank.terms("배터리 소모는 얼마까지?")
 
 
 def test_korean_words_lose_particle_bigrams_and_question_words():
