@@ -35,8 +35,6 @@ The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
      SAME_CERTAIN close: a later decision that builds on an earlier one ("shard the Playwright
      tests?" after "Cypress or Playwright?") does not reverse it.
 """
-import re
-
 MAX_ANSWERS = 3
 CANDIDATES = 10
 OPTION_WEIGHT = 0.3  # an option label's term, against a question's term (1)
@@ -56,7 +54,10 @@ TYPO_MIN = 5  # letters of a term before it may be read as a typo of another (Qu
 
 def answers(path, project, question, options=(), env=None):
     """The past decisions that answer `question` (see the module docstring)."""
+    from . import values
     judged = judge(path, project, question, options, env)
+    if values.all_numbers(options):  # a value is asked for: an answer without one is not it
+        judged = [(m, rec) for m, rec in judged if values.holds_value(_string(rec, "answer"))]
     offered = _Offered(options, env)
     topic = Topic(options, env)
     accepted = [(m, rec) for m, rec in judged if m["match"] >= ACCEPT
@@ -180,7 +181,7 @@ class Query:
         """{"asked", "asked_q", "covered", "match"} of one record (see the module docstring)."""
         terms = self.analysis.terms
         asked_fields = set(terms(_text(rec)))
-        question = rec.get("question") if type(rec.get("question")) is str else ""
+        question = _string(rec, "question")
         asked_q = set(terms(question))
         rare = max(idf.values()) if idf else 1.0
         generic = generic_words()
@@ -269,7 +270,9 @@ class _Offered:
 
     def __init__(self, options, env):
         self.env = env
-        self.labels = [found for found in map(_named, options) if found]
+        from .values import named
+        self.named = named
+        self.labels = [found for found in map(named, options) if found]
         self._lexicon = None
 
     def _read(self, own):
@@ -286,8 +289,8 @@ class _Offered:
         return read
 
     def holds(self, rec):
-        answer = rec.get("answer") if type(rec.get("answer")) is str else ""
-        answer = _named(answer)
+        answer = _string(rec, "answer")
+        answer = self.named(answer)
         if not answer or not self.labels:
             return False
         if any(answer <= label or label <= answer for label in self.labels):
@@ -302,27 +305,6 @@ class _Offered:
             if all(t in held or not as_label[t].isdisjoint(answer) for t in label):
                 return True
         return False
-
-
-def _named(text):
-    """The terms of a label or an answer that name something: not its numbers and values
-    ("90d", "24h", "2x"), nor the word right after a number, which is the number's unit
-    ("30 days", "1시간", "3 times")."""
-    from .analysis import fold, term, words
-    out = set()
-    after_number = False
-    for word in words(fold(text)):
-        if word.isdigit() or _VALUE.fullmatch(word):
-            after_number = True
-            continue
-        t = None if after_number else term(word)
-        after_number = False
-        if t is not None:
-            out.add(t)
-    return frozenset(out)
-
-
-_VALUE = re.compile("[0-9]+[a-z]{1,2}")  # a number with its unit's letter: 90d, 24h, 2x, 10k
 
 
 def _one_edit(a, b):
@@ -351,6 +333,13 @@ def _reached(entries, held):
         if held.issuperset(entry):
             reached |= sources
     return reached
+
+
+def _string(rec, name):
+    """A record's field when it is a string (a record is checked only as far as it is read),
+    else ""."""
+    value = rec.get(name)
+    return value if type(value) is str else ""
 
 
 def _text(rec):
@@ -405,8 +394,8 @@ class Topic:
     def _words(self, rec):
         key = id(rec)
         if key not in self.cache:
-            question = rec.get("question") if type(rec.get("question")) is str else ""
-            answer = rec.get("answer") if type(rec.get("answer")) is str else ""
+            question = _string(rec, "question")
+            answer = _string(rec, "answer")
             words = self.analysis.word_terms(question)
             terms = {t for w in words for t in w}
             held = terms | set(self.analysis.terms(answer))
@@ -449,7 +438,7 @@ class Topic:
         if not (similar >= SAME_LOOSE and match >= NEAR
                 and self.time_key(y["decided_at"]) > self.time_key(x["decided_at"])):
             return False
-        answer = x.get("answer") if type(x.get("answer")) is str else ""
+        answer = _string(x, "answer")
         return bool(b[1] & (self.options | set(self.analysis.terms(answer))))
 
 

@@ -303,3 +303,17 @@ def test_a_translation_counts_less_outside_the_records_question():
     assert query.features(names, idf)["asked"] == pytest.approx(inject.ALT_FAR)
     assert inject.ALT_FAR < inject.ALT_CREDIT
 
+
+
+def test_a_question_that_offers_only_numbers_asks_for_a_value(shop):
+    """Options that are all numbers ask for a value (judgment.values): the job-queue decision
+    ("postgres") holds none, so it does not answer how many workers the queue runs, however many
+    words the two share; with options that are not all numbers the rule is as before."""
+    question = "How many workers should the Postgres job queue run?"
+    found = inject.judge(str(shop), "shop", question, ["2", "4", "8"])
+    assert found[0][1]["id"] == "queue" and found[0][0]["match"] >= inject.ACCEPT
+    assert inject.answers(str(shop), "shop", question, ["2", "4", "8"]) == []
+    assert ids(inject.answers(str(shop), "shop", question, ["2 workers", "Autoscale"])) == ["queue"]
+    # a decision whose answer is a value still answers a question of numbers
+    assert ids(inject.answers(str(shop), "shop", "How many retries for failed webhook deliveries?",
+                              ["3", "5", "8"])) == ["webhooks"]

@@ -1,0 +1,40 @@
+"""judgment.values: what in options and answers is a value (docs/judgment-ledger.md, "Recall
+for automatic injection", step 2 "Accept")."""
+import pytest
+
+from judgment_toolkit.judgment import values
+
+
+@pytest.mark.parametrize("text, terms", [
+    ("30 days", set()), ("1시간", set()), ("10%", set()), ("90d", set()), ("every 24h", set()),
+    ("3 times, then manual review", {"manual", "review"}), ("Python 3.12", {"python"}),
+    ("asia-northeast3 (Seoul)", {"asia", "northeast3", "seoul"}), ("FIDO2", {"fido2"}),
+])
+def test_named_leaves_out_numbers_and_their_units(text, terms):
+    assert values.named(text) == terms
+
+
+@pytest.mark.parametrize("labels, asks", [
+    (["12", "48", "96"], True), (["30 days", "1 year", "Delete at once"], False),
+    (["1시간", "6시간", "일 1회"], True), (["Yes", "No"], False), ([], False),
+    (["iOS 16", "iOS 17"], True),
+])
+def test_all_numbers_is_a_question_that_asks_for_a_value(labels, asks):
+    assert values.all_numbers(labels) is asks
+
+
+@pytest.mark.parametrize("text", [
+    "8 times over 3 days", "two reviewers, one of them from the ledger team", "weekly, by a bot",
+    "Twice a day", "never", "하루 한 번", "두 명", "세 번까지", "매주 월요일", "무기한 보관",
+])
+def test_an_answer_with_a_number_or_a_number_word_holds_a_value(text):
+    assert values.holds_value(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Kafka on MSK", "no: fullscreen check and tab-switch logging", "OpenSearch로 이전",
+    "someone from the ledger team",  # "one" inside a word is no number
+    "한국어 지원", "두부", "세션은 서버에", "세분화", "세대 교체",  # a numeral's syllable inside a word is none either
+])
+def test_an_answer_without_one_holds_none(text):
+    assert values.holds_value(text) is False
