@@ -34,6 +34,9 @@ The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
      is worded as a change (CHANGE: "move to", "바꿀까", "대신", ...) or their questions are
      SAME_CERTAIN close: a later decision that builds on an earlier one ("shard the Playwright
      tests?" after "Cypress or Playwright?") does not reverse it.
+The rule's other tests (docs, same section): an offered answer must come from a record whose
+own question shares a word with the question; a question whose options are all numbers is
+answered only by a record whose answer holds a value (judgment.values).
 """
 MAX_ANSWERS = 3
 CANDIDATES = 10
@@ -435,11 +438,16 @@ class Topic:
         # Next.js?") and shares fewer words with it: enough when it nearly answers by itself
         # ... and when it speaks of the same alternatives: the asked question's option labels,
         # or the answer of the decision it would reverse
-        if not (similar >= SAME_LOOSE and match >= NEAR
-                and self.time_key(y["decided_at"]) > self.time_key(x["decided_at"])):
+        if not (similar >= SAME_LOOSE and newer):
             return False
         answer = _string(x, "answer")
-        return bool(b[1] & (self.options | set(self.analysis.terms(answer))))
+        if match >= NEAR:
+            return bool(b[1] & (self.options | set(self.analysis.terms(answer))))
+        # ... or, however far it is from the asked question, when its own question names the
+        # answer it changes ("Go 대신 Rust로 다시 짤까?" after "Go or Rust?" -> Go): a reversal
+        # asked in the earlier answer's words
+        from .values import named
+        return not named(answer).isdisjoint(t for word in b[0] for t in word)
 
 
 # Words that every team's decisions use whatever they are about (verbs of deciding, "tool",

@@ -317,3 +317,21 @@ def test_a_question_that_offers_only_numbers_asks_for_a_value(shop):
     # a decision whose answer is a value still answers a question of numbers
     assert ids(inject.answers(str(shop), "shop", "How many retries for failed webhook deliveries?",
                               ["3", "5", "8"])) == ["webhooks"]
+
+
+def test_a_reversal_asked_in_the_earlier_answers_words_leads(tmp_path):
+    """docs/judgment-ledger.md, "Recall for automatic injection", step 3: a later decision
+    worded as a change whose own question names the earlier answer ("Go 대신 Rust로 다시
+    짤까?" after "Go or Rust?" -> Go) answers the same question, however few words it shares
+    with the question asked; the newest leads, the earlier is shown as earlier."""
+    path = tmp_path / "ledger.jsonl"
+    old = decision("go", "CLI implementation language: Go or Rust?", "Go",
+                   "the team knows it; single static binary", at="2025-01-15")
+    new = decision("rust", "Go 대신 Rust로 다시 짤까?", "Rust로 재작성, 2분기까지 병행 배포",
+                   at="2026-04-27")
+    write_records(path, TEAM + [old, new])
+    asked = "Which language is the CLI implemented in?"
+    judged = {rec["id"]: m for m, rec in inject.judge(str(path), "shop", asked, ["Go", "Rust"])}
+    assert judged["rust"]["match"] < inject.NEAR  # far from the asked question by itself
+    found = inject.answers(str(path), "shop", asked, ["Go", "Rust"])
+    assert ids(found) == ["rust"] and [r["id"] for r in found[0]["earlier"]] == ["go"]
