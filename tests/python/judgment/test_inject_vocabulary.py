@@ -263,7 +263,6 @@ def wording(tmp_path):
 @pytest.mark.parametrize("question, expected", [
     ("중복 결제는 어떻게 막아?", "double"),  # 중복 결제 double charge
     ("When does power saving kick in?", "sleep"),  # power saving 절전 모드
-    ("API 호스트 하드코딩 괜찮아?", "hardcode"),  # 하드코딩 hardcode
 ])
 def test_everyday_wording_finds_the_recorded_word(wording, question, expected):
     assert [a["record"]["id"] for a in inject.answers(wording, "team", question)] == [expected]
