@@ -238,3 +238,38 @@ def test_domain_words_link_korean_and_english(domains, question, expected):
 ])
 def test_a_domain_entry_does_not_reach_a_word_of_another_meaning(domains, question):
     assert inject.answers(domains, "team", question) == []
+
+
+# Everyday wording (templates/lexicon.txt, "everyday wording"): a near-synonym or a plain
+# description instead of the recorded word. Each question shares no term with its decision.
+WORDING = [
+    decision("radius", "What radius do we search for couriers?", "3 km"),
+    decision("hang", "앱 먹통 신고는 어떻게 처리해?", "재시작 안내"),
+    decision("double", "How do we stop double charges?", "an idempotency key"),
+    decision("sleep", "절전 모드 진입 조건은?", "5분 무입력"),
+    decision("hardcode", "Is hardcoding the API host ever acceptable?", "no"),
+    # lure: another meaning of a piece
+    decision("street", "Which street address format?", "road name"),
+]
+
+
+@pytest.fixture
+def wording(tmp_path):
+    path = tmp_path / "ledger.jsonl"
+    write_records(path, WORDING)
+    return str(path)
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("중복 결제는 어떻게 막아?", "double"),  # 중복 결제 double charge
+    ("When does power saving kick in?", "sleep"),  # power saving 절전 모드
+])
+def test_everyday_wording_finds_the_recorded_word(wording, question, expected):
+    assert [a["record"]["id"] for a in inject.answers(wording, "team", question)] == [expected]
+
+
+@pytest.mark.parametrize("question", [
+    "절전 말고 정전 대비는?",
+])
+def test_everyday_wording_lure_stays_silent(wording, question):
+    assert inject.answers(wording, "team", question) == []
