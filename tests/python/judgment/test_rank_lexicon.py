@@ -59,6 +59,13 @@ def test_no_packaged_entry_is_in_two_groups():
             assert seen.setdefault(entry, i) == i, (entry, group)
 
 
+@pytest.mark.parametrize("word", ["time", "new", "set", "run", "use", "chang", "thing"])
+def test_a_broad_word_fires_no_packaged_group(word):
+    """A phrase entry loses its stop words ("time out" is the term "time"): one that keeps
+    only a broad word would fire its group on every question that has the word."""
+    assert list(lexicon.load().fired([word])) == []
+
+
 def test_expansion_weights_split_over_an_entrys_terms_and_keep_the_query_terms():
     lx = lexicon.Lexicon()
     lx.add(lexicon.lines("database, db, 데이터베이스\n", "t"))
