@@ -240,16 +240,33 @@ def test_a_domain_entry_does_not_reach_a_word_of_another_meaning(domains, questi
     assert inject.answers(domains, "team", question) == []
 
 
-# Everyday wording (templates/lexicon.txt, "everyday wording"): a near-synonym or a plain
-# description instead of the recorded word. Each question shares no term with its decision.
+# Everyday wording (templates/lexicon.txt, "everyday wording" and the groups it extends): a
+# near-synonym or a plain description of the recorded term, in either language. Each question
+# shares no term with its decision, and the lexicon before these groups found none of them.
 WORDING = [
-    decision("radius", "What radius do we search for couriers?", "3 km"),
-    decision("hang", "앱 먹통 신고는 어떻게 처리해?", "재시작 안내"),
-    decision("double", "How do we stop double charges?", "an idempotency key"),
+    decision("customer", "고객 등급은 몇 단계?", "셋"),
+    decision("impersonate", "Can admins impersonate users?", "with an audit log entry"),
+    decision("offline", "Must the mobile app work offline?", "yes, uploads wait in a queue"),
+    decision("timeout", "Timeout for webhook deliveries?", "10 seconds"),
+    decision("plagiarism", "How do we detect plagiarism?", "similarity over 40%"),
+    decision("battery", "How much battery drain is acceptable for background sync?", "1% an hour"),
+    decision("concurrency", "Maximum concurrency for report exports?", "4 per tenant"),
+    decision("lockout", "When does an account lockout happen?", "after 5 failed logins"),
+    decision("hardcoded", "Are hardcoded URLs allowed?", "only in tests"),
+    decision("worker", "How many workers read the email queue?", "3"),
+    decision("stale", "가격 정보 최신성은 어느 정도면 돼?", "5분 이내"),
+    decision("double", "중복 결제는 어떻게 막아?", "멱등 키"),
+    decision("invite", "사용자 초대 한도는?", "50명"),
+    decision("birthday", "Date of birth required at signup?", "no, only an age check"),
+    decision("passwordless", "Do we support passwordless login?", "email only"),
+    decision("replica", "What replication latency is acceptable?", "under 2 seconds"),
     decision("sleep", "절전 모드 진입 조건은?", "5분 무입력"),
-    decision("hardcode", "Is hardcoding the API host ever acceptable?", "no"),
-    # lure: another meaning of a piece
-    decision("street", "Which street address format?", "road name"),
+    decision("hang", "앱 먹통 신고는 어떻게 처리해?", "재시작 안내"),
+    # lures: a word that looks like a new entry's but means another thing
+    decision("follow-up", "Who owns the follow-up items of a postmortem?", "the incident lead"),
+    decision("kids", "Can kids sign up without a parent?", "no"),
+    decision("install", "Show a guide after a fresh install?", "yes"),
+    decision("digest", "Send a weekly email digest?", "yes, on Mondays"),
 ]
 
 
@@ -261,15 +278,36 @@ def wording(tmp_path):
 
 
 @pytest.mark.parametrize("question, expected", [
-    ("중복 결제는 어떻게 막아?", "double"),  # 중복 결제 double charge
+    ("How many member tiers?", "customer"),  # member 고객 (customer joins user)
+    ("운영자가 대리 로그인 할 수 있어?", "impersonate"),  # 운영자 admin, 대리 로그인 impersonate
+    ("모바일 앱은 네트워크 끊김에도 돼야 해?", "offline"),  # 네트워크 끊김 offline
+    ("웹훅 전송 제한 시간은?", "timeout"),  # 제한 시간 timeout
+    ("베낀 거 어떻게 탐지해?", "plagiarism"),  # 베낀 plagiarism
+    ("백그라운드 동기화 배터리 수명 영향은 어디까지 허용?", "battery"),  # 배터리 수명 battery drain
+    ("리포트 내보내기 동시 실행은 몇 개까지?", "concurrency"),  # 동시 실행 concurrency
+    ("계정 잠금은 언제 걸려?", "lockout"),  # 계정 잠금 account lockout
+    ("링크 주소를 하드코딩해도 돼?", "hardcoded"),  # 하드코딩 hardcoded
+    ("이메일 큐 컨슈머는 몇 개?", "worker"),  # 컨슈머 worker (consumer joins worker)
+    ("How stale may prices get?", "stale"),  # stale 최신성
+    ("How do we avoid a double charge?", "double"),  # double charge 중복 결제
+    ("How many members can be invited?", "invite"),  # member 사용자
+    ("Do we ask for a birthday at registration?", "birthday"),  # birthday date of birth
+    ("Offer magic link authentication?", "passwordless"),  # magic link passwordless
+    ("How much replica lag is OK?", "replica"),  # lag latency
     ("When does power saving kick in?", "sleep"),  # power saving 절전 모드
 ])
-def test_everyday_wording_finds_the_recorded_word(wording, question, expected):
+def test_everyday_wording_finds_the_recorded_term(wording, question, expected):
+    record = next(r for r in WORDING if r["id"] == expected)
+    assert not set(rank.terms(question)) & set(rank.terms(record["question"] + " " + record["answer"]))
     assert [a["record"]["id"] for a in inject.answers(wording, "team", question)] == [expected]
 
 
 @pytest.mark.parametrize("question", [
-    "절전 말고 정전 대비는?",
+    "팔로워 수를 보여줄까?",  # a follower is no follow-up: the group's English entry is a phrase
+    "Pass children through props?",  # children of a component are no kids
+    "데이터 신선도 기준은?",  # freshness of data is no fresh install
+    "메시지 다이제스트 알고리즘은?",  # a message digest is a hash, no email digest
+    "절전 말고 정전 대비는?",  # a power outage is no power saving
 ])
-def test_everyday_wording_lure_stays_silent(wording, question):
+def test_an_everyday_entry_does_not_reach_a_word_of_another_meaning(wording, question):
     assert inject.answers(wording, "team", question) == []
