@@ -59,7 +59,7 @@ def answers(path, project, question, options=(), env=None):
     """The past decisions that answer `question` (see the module docstring)."""
     from . import values
     judged = judge(path, project, question, options, env)
-    if values.all_numbers(options):  # a value is asked for: an answer without one is not it
+    if values.asks_for_value(options):  # an answer without a value is not the one asked for
         judged = [(m, rec) for m, rec in judged if values.holds_value(_string(rec, "answer"))]
     offered = _Offered(options, env)
     topic = Topic(options, env)

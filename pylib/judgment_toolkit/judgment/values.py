@@ -5,9 +5,9 @@ number word ("two", "twice", "weekly", "하루", "두 명"). Used by automatic i
   - an answer offered among the labels is a decision between the same alternatives only for
     the words that name something (`named`): "30 days" or "10%" is offered by many unrelated
     questions;
-  - a question whose every option is a number asks for a value, and a decision whose answer
-    holds none ("Kafka on MSK", "no: a fullscreen check") answers another question
-    (`all_numbers`, `holds_value`).
+  - a question whose options are numbers, most of them, asks for a value, and a decision whose
+    answer holds none ("Kafka on MSK", "no: a fullscreen check") answers another question
+    (`asks_for_value`, `holds_value`).
 """
 import re
 
@@ -47,9 +47,11 @@ def named(text):
     return frozenset(out)
 
 
-def all_numbers(labels):
-    """Whether there are labels and each holds a digit: the question asks for a value."""
-    return bool(labels) and all(_DIGIT.search(label) for label in labels)
+def asks_for_value(labels):
+    """Whether most labels hold a digit, two at least: the question asks for a value (the
+    odd label out is then a value in words: "Never", "Delete at once", "No cap")."""
+    held = sum(1 for label in labels if _DIGIT.search(label))
+    return held >= 2 and 2 * held > len(labels)
 
 
 def holds_value(text):
