@@ -1,6 +1,7 @@
-"""Checks shared by the tests of bench/eval/inject's question files (dev, blind, tune): each
-file has the same format and the same promises (bench/eval/inject/README.md), so each check is
-written once here and every file's test calls it. They check data only, never a ranker's output.
+"""Checks shared by the tests of bench/eval/inject's question files (dev, blind, tune) and of
+the tuning sets of new teams (inject3, inject4): each file has the same format and the same
+promises (bench/eval/inject/README.md), so each check is written once here and every file's
+test calls it. They check data only, never a ranker's output.
 
 (A plain module, not conftest, so it cannot shadow the shared tests/python/conftest.py.)
 """
@@ -9,6 +10,8 @@ import re
 import unicodedata
 from collections import Counter
 from pathlib import Path
+
+from judgment_toolkit.judgment import ledger, schema
 
 SET = Path(__file__).resolve().parents[3] / "bench" / "eval" / "inject"
 KINDS = {"paraphrase", "near-duplicate", "korean", "cross-language", "reversal", "distractor",
@@ -167,3 +170,95 @@ def check_kind_minimums(data, min_per_kind, no_answer_share):
     no_answer = sum(1 for q in data["questions"] if not q["relevant"])
     assert no_answer / len(data["questions"]) >= no_answer_share, no_answer
     return kinds
+
+
+# --- the tuning sets of new teams (bench/eval/inject3, inject4): a ledger of their own -------
+
+FIELDS = ["id", "project", "decided_at", "question", "answer", "rationale", "card_ref", "tags"]
+
+
+def read_set(folder, questions="tune.json"):
+    """(the ledger's lines, {id: record}, the question file) of a set with its own ledger."""
+    lines = (folder / "ledger.jsonl").read_text(encoding="utf-8").splitlines()
+    records = {rec["id"]: rec for rec in map(json.loads, lines)}
+    data = json.loads((folder / questions).read_text(encoding="utf-8"))
+    return lines, records, data
+
+
+def check_written_as_append_writes(lines):
+    """Every line a valid judgment-ledger.v1 record, compact, in the schema's field order;
+    ids unique."""
+    ids = []
+    for line in lines:
+        rec = json.loads(line)
+        assert list(schema.errors("judgment-ledger.v1", rec)) == [], rec["id"]
+        assert list(rec) == FIELDS, rec["id"]
+        assert line == json.dumps(rec, ensure_ascii=False, separators=(",", ":")), rec["id"]
+        ids.append(rec["id"])
+    assert len(set(ids)) == len(ids)
+
+
+def check_new_teams_in_time_order(records, teams, other_teams, per_team, earlier_projects):
+    """The set's teams are `teams`, none of another set's (`other_teams`, and the projects of
+    the earlier ledgers), each with per_team (least, most) decisions, dated 2025-01 to 2026-10
+    in time order."""
+    found = list(records.values())
+    counts = Counter(rec["project"] for rec in found)
+    assert set(counts) == teams
+    assert teams.isdisjoint(other_teams)
+    assert teams.isdisjoint(earlier_projects)
+    for team, count in counts.items():
+        assert per_team[0] <= count <= per_team[1], (team, count)
+    times = [ledger.time_key(rec["decided_at"]) for rec in found]
+    assert times == sorted(times)
+    assert all("2025-01" <= rec["decided_at"][:7] <= "2026-10" for rec in found)
+
+
+def check_about_half_korean(records):
+    """40-60% of the recorded questions in Korean, some of them mixed-script."""
+    asked = [rec["question"] for rec in records.values()]
+    ko = [text for text in asked if korean(text)]
+    assert 0.4 <= len(ko) / len(asked) <= 0.6, len(ko)
+    assert any(any(c.isascii() and c.isalpha() for c in text) for text in ko)
+
+
+def check_questions_per_team(data, teams, per_team):
+    counts = Counter(q["project"] for q in data["questions"])
+    assert set(counts) == teams
+    for project, count in counts.items():
+        assert per_team[0] <= count <= per_team[1], (project, count)
+
+
+def check_reversal_pairs_per_team(data, teams, least, least_per_team):
+    """The reversal questions label at least `least` pairs, least_per_team of each team."""
+    reversals = [q for q in data["questions"] if q["kind"] == "reversal"]
+    assert len(reversal_pairs(reversals)) >= least
+    for team in teams:
+        pairs = reversal_pairs(q for q in reversals if q["project"] == team)
+        assert len(pairs) >= least_per_team, team
+
+
+def check_cross_language_both_ways(data, least_each):
+    """Cross-language questions asked in Korean and in English, least_each at least; some of
+    the Korean ones mixed-script, not all."""
+    crossing = [q for q in data["questions"] if q["kind"] == "cross-language"]
+    ko_asks = [q for q in crossing if korean(q["question"])]
+    en_asks = [q for q in crossing if not korean(q["question"])]
+    assert len(ko_asks) >= least_each and len(en_asks) >= least_each
+    mixed = [q for q in ko_asks if any(c.isascii() and c.isalpha() for c in q["question"])]
+    assert mixed and len(mixed) < len(ko_asks)
+
+
+def check_no_repeated_question_text(data, records, *others):
+    """No two questions of the set alike, none like a recorded question (its own ledger's or
+    the first set's), a question of the first set's dev and tune files, or any of `others`
+    (normalised texts); compared as normalised sets, no held-out file loaded."""
+    mine = {normalised(q["question"]) for q in data["questions"]}
+    assert len(mine) == len(data["questions"])
+    recorded = {normalised(rec["question"]) for rec in records.values()}
+    recorded |= {normalised(rec["question"]) for rec in load_ledger()}
+    assert mine.isdisjoint(recorded)
+    assert mine.isdisjoint(question_texts("dev"))
+    assert mine.isdisjoint(question_texts("tune"))
+    for texts in others:
+        assert mine.isdisjoint(texts)

@@ -2,20 +2,19 @@
 format and the promises of bench/eval/inject3/README.md: a Judgment Ledger v1 file written as
 append writes it, and questions that pass every check the first set's files pass
 (eval_inject_checks). It checks the data only, never a ranker's output."""
-import json
-from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from eval_inject_checks import (check_kind_minimums, check_question_file, check_sequential_ids,
-                                korean, load_ledger, load_split, normalised, question_texts,
-                                reversal_pairs)
-from judgment_toolkit.judgment import ledger, schema
+from eval_inject_checks import (check_about_half_korean, check_cross_language_both_ways,
+                                check_kind_minimums, check_new_teams_in_time_order,
+                                check_no_repeated_question_text, check_question_file,
+                                check_questions_per_team, check_reversal_pairs_per_team,
+                                check_sequential_ids, check_written_as_append_writes,
+                                load_ledger, load_split, read_set)
 
 SET = Path(__file__).resolve().parents[3] / "bench" / "eval" / "inject3"
 NAME = "tune3"
-FIELDS = ["id", "project", "decided_at", "question", "answer", "rationale", "card_ref", "tags"]
 TEAMS = {"ecommerce-search", "health-records", "devtools-cli"}
 # Teams of the other sets, named here so that this set's teams stay new.
 OTHER_TEAMS = {"payments-api", "mobile-app", "data-platform", "web-console", "ml-platform",
@@ -28,49 +27,31 @@ NO_ANSWER_SHARE = 0.30
 
 
 @pytest.fixture(scope="module")
-def lines():
-    return (SET / "ledger.jsonl").read_text(encoding="utf-8").splitlines()
+def files():
+    return read_set(SET)
 
 
 @pytest.fixture(scope="module")
-def records(lines):
-    return {rec["id"]: rec for rec in map(json.loads, lines)}
+def records(files):
+    return files[1]
 
 
 @pytest.fixture(scope="module")
-def data():
-    return json.loads((SET / "tune.json").read_text(encoding="utf-8"))
+def data(files):
+    return files[2]
 
 
-def test_every_line_is_a_valid_record_written_as_append_writes_it(lines):
-    ids = []
-    for line in lines:
-        rec = json.loads(line)
-        assert list(schema.errors("judgment-ledger.v1", rec)) == [], rec["id"]
-        assert list(rec) == FIELDS, rec["id"]
-        assert line == json.dumps(rec, ensure_ascii=False, separators=(",", ":")), rec["id"]
-        ids.append(rec["id"])
-    assert len(set(ids)) == len(ids)
+def test_every_line_is_a_valid_record_written_as_append_writes_it(files):
+    check_written_as_append_writes(files[0])
 
 
 def test_three_new_teams_in_time_order(records):
-    found = list(records.values())
-    per_team = Counter(rec["project"] for rec in found)
-    assert set(per_team) == TEAMS
-    assert TEAMS.isdisjoint(OTHER_TEAMS)
-    assert TEAMS.isdisjoint(rec["project"] for rec in load_ledger())
-    for team, count in per_team.items():
-        assert DECISIONS_PER_TEAM[0] <= count <= DECISIONS_PER_TEAM[1], (team, count)
-    times = [ledger.time_key(rec["decided_at"]) for rec in found]
-    assert times == sorted(times)
-    assert all("2025-01" <= rec["decided_at"][:7] <= "2026-10" for rec in found)
+    check_new_teams_in_time_order(records, TEAMS, OTHER_TEAMS, DECISIONS_PER_TEAM,
+                                  (rec["project"] for rec in load_ledger()))
 
 
 def test_about_half_of_the_recorded_questions_are_korean(records):
-    asked = [rec["question"] for rec in records.values()]
-    ko = [text for text in asked if korean(text)]
-    assert 0.4 <= len(ko) / len(asked) <= 0.6, len(ko)
-    assert any(any(c.isascii() and c.isalpha() for c in text) for text in ko)
+    check_about_half_korean(records)
 
 
 def test_format_is_the_one_of_the_first_set(data, records):
@@ -86,10 +67,7 @@ def test_ids_are_sequential(data):
 
 
 def test_every_team_has_its_share_of_questions(data):
-    per_project = Counter(q["project"] for q in data["questions"])
-    assert set(per_project) == TEAMS
-    for project, count in per_project.items():
-        assert QUESTIONS_PER_PROJECT[0] <= count <= QUESTIONS_PER_PROJECT[1], (project, count)
+    check_questions_per_team(data, TEAMS, QUESTIONS_PER_PROJECT)
 
 
 def test_kinds_reach_their_minimum_counts(data):
@@ -98,27 +76,13 @@ def test_kinds_reach_their_minimum_counts(data):
 
 
 def test_reversals_label_a_pair_per_team(data):
-    reversals = [q for q in data["questions"] if q["kind"] == "reversal"]
-    assert len(reversal_pairs(reversals)) >= MIN_PER_KIND["reversal"]
-    for team in TEAMS:
-        assert len(reversal_pairs(q for q in reversals if q["project"] == team)) >= 6, team
+    check_reversal_pairs_per_team(data, TEAMS, MIN_PER_KIND["reversal"], 6)
 
 
 def test_cross_language_goes_both_ways_and_mixes_scripts(data):
-    crossing = [q for q in data["questions"] if q["kind"] == "cross-language"]
-    ko_asks = [q for q in crossing if korean(q["question"])]
-    en_asks = [q for q in crossing if not korean(q["question"])]
-    assert len(ko_asks) >= 8 and len(en_asks) >= 8
-    mixed = [q for q in ko_asks if any(c.isascii() and c.isalpha() for c in q["question"])]
-    assert mixed and len(mixed) < len(ko_asks)
+    check_cross_language_both_ways(data, 8)
 
 
 def test_no_question_text_repeats_a_recorded_question_or_the_first_set(data, records):
     """Compared as normalised sets; blind.json is never loaded."""
-    mine = {normalised(q["question"]) for q in data["questions"]}
-    assert len(mine) == len(data["questions"])
-    recorded = {normalised(rec["question"]) for rec in records.values()}
-    recorded |= {normalised(rec["question"]) for rec in load_ledger()}
-    assert mine.isdisjoint(recorded)
-    assert mine.isdisjoint(question_texts("dev"))
-    assert mine.isdisjoint(question_texts("tune"))
+    check_no_repeated_question_text(data, records)
