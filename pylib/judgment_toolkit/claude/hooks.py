@@ -143,21 +143,15 @@ def recall_context(project: str, asked: list, found: list) -> str:
 def recalled(payload: dict, asked: list) -> list:
     """inject.answers for each question, in this process (docs/claude-kit.md, "What each hook
     costs"): the ledger the tools would read for the project folder."""
-    from judgment_toolkit.judgment import inject, ledger
+    from judgment_toolkit.judgment import inject, inject_pass, ledger
     path = ledger.default_path(env=tool_env(payload), cwd=project_dir(payload))
     project = project_name(payload)
-    # the cyclic garbage collector is paused: the recall's imports, the pass and the analysis
-    # make tens of thousands of objects and no cycle worth a walk every 700 allocations, and
-    # the hook's process ends right after
-    import gc
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    # the collector paused for the whole recall, the analysis and the lexicon too, not only the
+    # pass: they make tens of thousands of objects and no cycle, and the hook's process ends
+    # right after
+    with inject_pass.GcPaused():
         return [inject.answers(path, project, q["question"], [o["label"] for o in q["options"]])
                 for q in asked]
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def ask_recall(payload: dict) -> None:

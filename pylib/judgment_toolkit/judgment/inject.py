@@ -387,6 +387,8 @@ class Topic:
     def __init__(self, options=(), env=None):
         from . import analysis, lexicon
         from .ledger import time_key
+        from .values import named
+        self.named = named
         self.time_key = time_key
         self.analysis = analysis
         self.lexicon = lexicon.check(env)
@@ -446,8 +448,7 @@ class Topic:
         # ... or, however far it is from the asked question, when its own question names the
         # answer it changes ("Go 대신 Rust로 다시 짤까?" after "Go or Rust?" -> Go): a reversal
         # asked in the earlier answer's words
-        from .values import named
-        return not named(answer).isdisjoint(t for word in b[0] for t in word)
+        return not self.named(answer).isdisjoint(t for word in b[0] for t in word)
 
 
 # Words that every team's decisions use whatever they are about (verbs of deciding, "tool",
