@@ -44,6 +44,16 @@ def hermetic_env(tmp_path, **extra):
     return env
 
 
+def fresh_python(tmp_path, code, *args):
+    """The output of `code` run by a fresh interpreter (`python -c code args`) that imports the
+    project's pylib, in a hermetic environment; its exit status must be 0. For what only a new
+    process shows: what it imports, compiles or stems from its start."""
+    r = subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True,
+                       text=True, env=hermetic_env(tmp_path, PYTHONPATH=PYLIB))
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
 def run(script, *args, env, cwd=None, input=None, timeout=60):
     return subprocess.run([str(script), *map(str, args)], env=env, cwd=cwd, input=input,
                           capture_output=True, text=True, timeout=timeout)

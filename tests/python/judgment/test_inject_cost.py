@@ -14,13 +14,11 @@ project where every record shares the question's words and one answers it:
     Korean text, and is compiled, once, for text that needs it (Japanese).
 """
 import json
-import subprocess
-import sys
 
 import pytest
 
 from judgment_toolkit.judgment import inject, inject_pass
-from ledger_helpers import PYLIB, hermetic_env, write_records
+from ledger_helpers import fresh_python, write_records
 
 QUESTION = "Should the billing worker retry through the MQ or a table in PG?"
 OPTIONS = ["mq", "pg"]
@@ -63,10 +61,7 @@ def crowd(path, n):
 
 
 def probe(tmp_path, path, question=QUESTION, options=OPTIONS):
-    r = subprocess.run([sys.executable, "-c", PROBE, str(path), question, json.dumps(options)],
-                       capture_output=True, text=True, env=hermetic_env(tmp_path, PYTHONPATH=PYLIB))
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout)
+    return json.loads(fresh_python(tmp_path, PROBE, path, question, json.dumps(options)))
 
 
 @pytest.fixture(scope="module")
@@ -116,10 +111,7 @@ def test_text_of_another_script_compiles_it_once(tmp_path):
     code = ("from judgment_toolkit.judgment import analysis\n"
             "a = analysis.terms('データベース の キャッシュ'); b = analysis.terms('キャッシュ')\n"
             "print(len(analysis._compiled), bool(a), bool(b))\n")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       env=hermetic_env(tmp_path, PYTHONPATH=PYLIB))
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.split() == ["1", "True", "True"]
+    assert fresh_python(tmp_path, code).split() == ["1", "True", "True"]
 
 
 def test_the_generic_words_answer_as_their_whole_analysis_would():

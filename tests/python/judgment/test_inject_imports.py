@@ -5,10 +5,8 @@ real interpreter: importing the module loads nothing else, and a call loads the 
 ranking's modules and Snowball's English stemmer alone (not the package's other languages),
 never jsonschema or ulid."""
 import json
-import subprocess
-import sys
 
-from ledger_helpers import PYLIB, hermetic_env, write_records
+from ledger_helpers import fresh_python, write_records
 
 PROBE = """
 import json, sys
@@ -34,10 +32,7 @@ def probe(tmp_path):
     write_records(path, [{"id": "queue", "project": "shop", "decided_at": "2026-01-01T00:00:00Z",
                           "question": "Use Redis or Postgres for the job queue?",
                           "answer": "postgres", "rationale": "", "card_ref": "c", "tags": []}])
-    r = subprocess.run([sys.executable, "-c", PROBE, str(path)], capture_output=True, text=True,
-                       env=hermetic_env(tmp_path, PYTHONPATH=PYLIB))
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout)
+    return json.loads(fresh_python(tmp_path, PROBE, path))
 
 
 def test_importing_the_module_loads_nothing_else(tmp_path):
@@ -60,7 +55,4 @@ def test_the_real_snowball_package_still_imports_after_the_english_stemmer_alone
             "import snowballstemmer\n"
             "print(analysis.term('caching'), snowballstemmer.stemmer('english').stemWord('caching'),\n"
             "      'german' in snowballstemmer.algorithms())\n")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       env=hermetic_env(tmp_path, PYTHONPATH=PYLIB))
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.split() == ["cach", "cach", "True"]
+    assert fresh_python(tmp_path, code).split() == ["cach", "cach", "True"]

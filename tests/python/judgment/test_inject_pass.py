@@ -9,7 +9,7 @@ import json
 import pytest
 
 from judgment_toolkit.judgment import inject, inject_pass, ledger, rank
-from ledger_helpers import write_records
+from ledger_helpers import fresh_python, write_records
 
 
 def decision(rid, question, answer, rationale="", tags=(), project="shop", at="2025-03-01T10:00:00Z"):
@@ -184,13 +184,7 @@ def test_a_ledger_read_by_blocks_compiles_no_pattern_for_single_lines(tmp_path):
             "for k in c}\n"
             "print(sorted(getattr(p, 'pattern', p) in keys\n"
             "             for p in (inject_pass._ORDERED, inject_pass._TAG_LIST)))\n")
-    import subprocess
-    import sys
-    from ledger_helpers import PYLIB, hermetic_env
-    r = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True,
-                       env=hermetic_env(tmp_path, PYTHONPATH=PYLIB))
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.split() == ["[False,", "False]"]
+    assert fresh_python(tmp_path, code, path).split() == ["[False,", "False]"]
 
 
 def test_the_pass_runs_no_garbage_collection(tmp_path):

@@ -6,12 +6,10 @@ same read from it or stemmed; counted, never timed. When the lexicon changes, th
 fails and prints the command that writes the table again (REWRITE).
 """
 import json
-import subprocess
-import sys
 
 from judgment_toolkit import packaged
 from judgment_toolkit.judgment import analysis, lexicon
-from ledger_helpers import PYLIB, hermetic_env, write_records
+from ledger_helpers import fresh_python, write_records
 
 
 REWRITE = (".venv/bin/python -c \"from judgment_toolkit.judgment import analysis; "
@@ -43,10 +41,7 @@ def test_a_question_stems_none_of_the_lexicon_words(tmp_path):
             "items = lexicon.check().items\n"
             "print(json.dumps({'stemmed': sorted(analysis._STEMS),"
             " 'groups': sum(item[3] is not None for item in items)}))\n")
-    r = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True,
-                       env=hermetic_env(tmp_path, PYTHONPATH=PYLIB))
-    assert r.returncode == 0, r.stderr
-    found = json.loads(r.stdout)
+    found = json.loads(fresh_python(tmp_path, code, path))
     assert found["groups"] > 0  # the lexicon fired: its groups were analysed
     # the records' own words outside the lexicon (the question's are all in it)
     assert found["stemmed"] == ["fewer", "moving", "parts"]  # "new" is a lexicon word
