@@ -13,6 +13,13 @@ def decision(rid, question, answer, rationale="", tags=()):
             "answer": answer, "rationale": rationale, "card_ref": f"cards/{rid}.json", "tags": list(tags)}
 
 
+def ledger_of(tmp_path, records):
+    """The path of a ledger holding these records (each block's fixture below)."""
+    path = tmp_path / "ledger.jsonl"
+    write_records(path, records)
+    return str(path)
+
+
 TEAM = [
     decision("redis", "How long should the Redis session cache keep entries?", "24 hours"),
     decision("k8s", "Should the workers run on Kubernetes or on plain VMs?", "Kubernetes"),
@@ -27,9 +34,7 @@ TEAM = [
 
 @pytest.fixture
 def team(tmp_path):
-    path = tmp_path / "ledger.jsonl"
-    write_records(path, TEAM)
-    return str(path)
+    return ledger_of(tmp_path, TEAM)
 
 
 @pytest.mark.parametrize("question, expected", [
@@ -101,9 +106,8 @@ def test_general_korean_words_find_the_english_decision(tmp_path, question, expe
     비대칭키 an asymmetric key, 횟수 attempts, 원시 raw, 얼마동안 how long, 런칭 launch; the
     question shares no term with the decision, and a login decision ("sign in") is no
     signature."""
-    path = tmp_path / "ledger.jsonl"
-    write_records(path, GENERAL)
-    assert [a["record"]["id"] for a in inject.answers(str(path), "team", question)] == [expected]
+    found = inject.answers(ledger_of(tmp_path, GENERAL), "team", question)
+    assert [a["record"]["id"] for a in found] == [expected]
 
 
 # General words of questions and decisions (templates/lexicon.txt, the groups after "general
@@ -132,9 +136,7 @@ EVERYDAY = [
 
 @pytest.fixture
 def everyday(tmp_path):
-    path = tmp_path / "ledger.jsonl"
-    write_records(path, EVERYDAY)
-    return str(path)
+    return ledger_of(tmp_path, EVERYDAY)
 
 
 @pytest.mark.parametrize("question, expected", [
@@ -200,9 +202,7 @@ DOMAINS = [
 
 @pytest.fixture
 def domains(tmp_path):
-    path = tmp_path / "ledger.jsonl"
-    write_records(path, DOMAINS)
-    return str(path)
+    return ledger_of(tmp_path, DOMAINS)
 
 
 @pytest.mark.parametrize("question, expected", [
@@ -272,9 +272,7 @@ WORDING = [
 
 @pytest.fixture
 def wording(tmp_path):
-    path = tmp_path / "ledger.jsonl"
-    write_records(path, WORDING)
-    return str(path)
+    return ledger_of(tmp_path, WORDING)
 
 
 @pytest.mark.parametrize("question, expected", [
