@@ -170,8 +170,10 @@ def _scan(base, buf, cut, needle):
     found = {}  # line start -> line end
     _collect(found, buf, cut, lambda at: buf.find(needle, at, cut))
 
+    escape = re.compile(ESCAPE_RE)
+
     def next_escape(at):
-        m = re.compile(ESCAPE_RE).search(buf, at, cut)
+        m = escape.search(buf, at, cut)
         return -1 if m is None else m.start()
     _collect(found, buf, cut, next_escape)
     for begin in sorted(found) if len(found) > 1 else found:
