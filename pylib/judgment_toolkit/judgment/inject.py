@@ -35,8 +35,10 @@ The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
      SAME_CERTAIN close: a later decision that builds on an earlier one ("shard the Playwright
      tests?" after "Cypress or Playwright?") does not reverse it.
 The rule's other tests (docs, same section): an offered answer must come from a record whose
-own question shares a word with the question; a question whose options are all numbers is
-answered only by a record whose answer holds a value (judgment.values).
+own question shares a word with the question, and is enough from ACCEPT_OFFERED; so is the
+quantity an option offers ("30일" for "30 days"), from ACCEPT_VALUE; a question whose options
+are numbers, most of them, is answered only by a record whose answer holds a value
+(judgment.values).
 """
 MAX_ANSWERS = 3
 CANDIDATES = 10
@@ -46,6 +48,8 @@ ALT_CREDIT = 0.8  # a question word matched through the lexicon, against the wor
 ACCEPT = 0.42
 ALT_FAR = 0.5  # ... when the record holds the lexicon's word only outside its question
 ACCEPT_OFFERED = 0.26  # enough for a record whose answer is one of the options offered
+ACCEPT_VALUE = 0.2  # ... whose answer gives the quantity an option offers (values.quantities)
+ACCEPT_CHOSEN = 0.1  # ... whose answer is an option, and whose question names two options
 MARGIN = 0.8
 SAME_QUESTION = 0.5
 SAME_CERTAIN = 0.7  # a later decision this close is on the same question, however worded
@@ -62,9 +66,12 @@ def answers(path, project, question, options=(), env=None):
     if values.asks_for_value(options):  # an answer without a value is not the one asked for
         judged = [(m, rec) for m, rec in judged if values.holds_value(_string(rec, "answer"))]
     offered = _Offered(options, env)
+    given = _Given(options)
     topic = Topic(options, env)
-    accepted = [(m, rec) for m, rec in judged if m["match"] >= ACCEPT
-                or (m["match"] >= ACCEPT_OFFERED and m["asked_q"] > 0 and offered.holds(rec))]
+    accepted = [(m, rec) for m, rec in judged if m["match"] >= ACCEPT or m["asked_q"] > 0 and (
+                m["match"] >= ACCEPT_VALUE and given.holds(rec)
+                or m["match"] >= ACCEPT_CHOSEN and offered.holds(rec) and (
+                    m["match"] >= ACCEPT_OFFERED or offered.alternatives(rec) >= 2))]
     if not accepted:
         return []
     best = accepted[0][0]["match"]
@@ -291,6 +298,26 @@ class _Offered:
                 read[t] |= alternatives
         return read
 
+    def alternatives(self, rec):
+        """How many of the labels a record's own question names (their terms, each read as
+        itself or as a word of a lexicon group it fires): two or more, and the record chose
+        between the alternatives offered ("Course authoring: WYSIWYG editor or Markdown?" for
+        "마크다운 / WYSIWYG")."""
+        text = self.named(_string(rec, "question"))
+        if not text:
+            return 0
+        held = None
+        found = 0
+        for label in self.labels:
+            if label <= text:
+                found += 1
+                continue
+            if held is None:
+                held = set().union(*self._read(text).values())
+            as_label = self._read(label)
+            found += all(t in held or not as_label[t].isdisjoint(text) for t in label)
+        return found
+
     def holds(self, rec):
         answer = _string(rec, "answer")
         answer = self.named(answer)
@@ -308,6 +335,23 @@ class _Offered:
             if all(t in held or not as_label[t].isdisjoint(answer) for t in label):
                 return True
         return False
+
+
+class _Given:
+    """Whether a record's answer gives a quantity that an option offers: "30일" for "30 days",
+    "every 5 seconds" for "Every 5 s" (judgment.values.quantities). The options are read only
+    when a record needs it."""
+
+    def __init__(self, options):
+        self.options = options
+        self.offered = None
+
+    def holds(self, rec):
+        from .values import quantities
+        if self.offered is None:
+            self.offered = frozenset().union(*map(quantities, self.options))
+        return bool(self.offered) and not self.offered.isdisjoint(
+            quantities(_string(rec, "answer")))
 
 
 def _one_edit(a, b):

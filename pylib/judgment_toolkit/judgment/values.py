@@ -7,7 +7,10 @@ number word ("two", "twice", "weekly", "하루", "두 명"). Used by automatic i
     questions;
   - a question whose options are numbers, most of them, asks for a value, and a decision whose
     answer holds none ("Kafka on MSK", "no: a fullscreen check") answers another question
-    (`asks_for_value`, `holds_value`).
+    (`asks_for_value`, `holds_value`);
+  - a decision whose answer gives the very quantity an option offers ("30일" for "30 days",
+    "15분마다" for "Every 15 min", "five years" for "5 years") is a decision between the
+    alternatives offered, the same amount of the same unit (`quantities`).
 """
 import re
 
@@ -28,6 +31,37 @@ KOREAN_COUNTERS = "명 개 번 회 시간 달 주 곳 건 자리 가지 군데 �
 # numeral and counter; 대, machines, is left out: 세대 is a generation)
 KOREAN_AFTER_COUNTER = "까지|씩|째|만|에|은|는|이|가|을|를|도|으로|로"
 _VALUE_WORD = None
+
+# The units a quantity is read in, each spelling (English, its plural, its letter, Korean) to
+# one name: "30 days", "30d" and "30일" are one quantity. A number followed by no unit of these is
+# a quantity only when written in digits and two characters or more ("25", "2.2"): a single
+# digit, or a number word without a unit ("3", "8.0", "two"), counts too many things to say which.
+UNITS = {
+    "ms": "ms millisecond milliseconds 밀리초",
+    "s": "s sec secs second seconds 초",
+    "min": "min mins minute minutes 분",
+    "h": "h hr hrs hour hours 시간",
+    "d": "d day days 일",
+    "w": "w wk wks week weeks 주 주일",
+    "mo": "mo month months 개월 달",
+    "y": "y yr yrs year years 년",
+    "%": "% percent pct 퍼센트 프로",
+    "times": "x time times try tries attempt attempts retry retries 배 번 회 차례",
+    "m": "m meter meters metre metres 미터",
+    "km": "km kilometer kilometers kilometre kilometres 킬로미터 킬로",
+    "kb": "kb", "mb": "mb 메가", "gb": "gb 기가", "tb": "tb 테라",
+    "people": "people person persons 명",
+}
+NUMBER_VALUES = {word: n for n, word in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+NUMBER_VALUES.update(fifteen=15, twenty=20, thirty=30, sixty=60, ninety=90, hundred=100)
+# Korean words that are an amount with its unit by themselves, and the native numerals before
+# a counter (두 명, 세 번, 한 달)
+KOREAN_QUANTITIES = {"하루": (1, "d"), "이틀": (2, "d"), "사흘": (3, "d"), "나흘": (4, "d"),
+                     "일주일": (1, "w"), "보름": (15, "d")}
+KOREAN_NUMERAL_VALUES = dict(zip(KOREAN_NUMERALS.split(), range(1, 11)))
+_QUANTITY = None
+_UNIT_OF = None
 
 
 def named(text):
@@ -69,3 +103,56 @@ def holds_value(text):
                                  rf"(?:{counters})(?:{KOREAN_AFTER_COUNTER})?(?![가-힣])",
                                  re.IGNORECASE)
     return bool(_VALUE_WORD.search(text))
+
+
+def quantities(text):
+    """The quantities a text gives, as (number, unit) pairs: "every 15 min" {("15", "min")},
+    "15분마다" and "a 15-minute window" the same, "five years" {("5", "y")}, "25" {("25", None)}
+    (see UNITS for the units and for what a number without one counts as)."""
+    global _QUANTITY, _UNIT_OF
+    if _QUANTITY is None:
+        _UNIT_OF = {spelling: unit for unit, spellings in UNITS.items()
+                    for spelling in spellings.split()}
+        words = "|".join(NUMBER_VALUES)
+        numerals = "|".join(KOREAN_NUMERALS.split())
+        # a number, in digits (1,000 and 1.5 too) or a word, then an optional dash or space and
+        # a unit: a run of letters, a run of Hangul (its particle or 마다 stays on it and is
+        # read off by the longest unit it starts with) or "%"; a native Korean numeral only
+        # before its counter, as a word of its own
+        _QUANTITY = re.compile(
+            rf"(?<![\w.])([0-9][0-9,]*(?:\.[0-9]+)?|(?:{words})\b|(?:{numerals})(?=\s*[가-힣]))"
+            rf"(?:\s*-?\s*(%|[a-z]+|[가-힣]+))?", re.IGNORECASE)
+    out = set()
+    folded = text.casefold()
+    for number, unit in _QUANTITY.findall(folded):
+        digits = number[0].isdigit()
+        if digits:
+            value = number.replace(",", "")
+            if "." in value:
+                value = value.rstrip("0").rstrip(".")
+        else:
+            value = str(NUMBER_VALUES.get(number, KOREAN_NUMERAL_VALUES.get(number)))
+        name = _unit(unit)
+        if name is None and not digits and number in KOREAN_NUMERAL_VALUES:
+            continue  # 한, 두, 세 before a word that is no counter: 한국, 두부, 세션
+        if name is None and (not digits or len(value) < 2):
+            continue
+        out.add((value, name))
+    for word, (value, name) in KOREAN_QUANTITIES.items():
+        if word in folded:
+            out.add((str(value), name))
+    return frozenset(out)
+
+
+def _unit(written):
+    """The unit a word after a number names (UNITS), or None: a Korean word is read by the
+    longest unit it starts with (15분마다, 30일간, 3회까지)."""
+    if not written:
+        return None
+    unit = _UNIT_OF.get(written)
+    if unit is None and not written.isascii():
+        for end in range(len(written), 0, -1):
+            unit = _UNIT_OF.get(written[:end])
+            if unit is not None:
+                break
+    return unit

@@ -232,6 +232,46 @@ def test_a_decision_whose_answer_is_offered_needs_a_lower_match(shop):
     assert inject.answers(str(shop), "shop", question, ["SQS", "Kafka"]) == []
 
 
+def test_a_decision_that_gives_the_offered_quantity_needs_a_lower_match(shop):
+    """docs/judgment-ledger.md, "Recall for automatic injection", step 2 "Accept": a past
+    answer that gives the quantity an option offers ("30 days searchable" for "30 days") is
+    accepted from ACCEPT_VALUE; with the same question and no option of that quantity, it is
+    not (the match alone is under ACCEPT)."""
+    question = "How long do we hold on to what the app prints?"
+    found = inject.judge(str(shop), "shop", question, ["7 days", "30 days", "1 year"])
+    assert found[0][1]["id"] == "logs"
+    assert inject.ACCEPT_VALUE <= found[0][0]["match"] < inject.ACCEPT
+    assert offered(found[0][1]["answer"], ["7 days", "30 days", "1 year"]) is False  # a value
+    assert ids(inject.answers(str(shop), "shop", question, ["7 days", "30 days", "1 year"])) \
+        == ["logs"]
+    assert ids(inject.answers(str(shop), "shop", question, ["7일", "30일", "1년"])) == ["logs"]
+    assert inject.answers(str(shop), "shop", question, ["7 days", "90 days", "1 year"]) == []
+
+
+def test_a_decision_between_the_offered_alternatives_needs_a_lower_match(shop):
+    """Same section: a past answer that is an option, from a record whose own question names
+    two options or more (it chose between the alternatives offered), is accepted from
+    ACCEPT_CHOSEN; when its question names one of them only, the offered answer needs
+    ACCEPT_OFFERED as before."""
+    question = "Where does a client say which release of the public interface it wants?"
+    labels = ["URL path", "Header"]
+    found = inject.judge(str(shop), "shop", question, labels)
+    assert found[0][1]["id"] == "versioning"
+    assert inject.ACCEPT_CHOSEN <= found[0][0]["match"] < inject.ACCEPT_OFFERED
+    assert ids(inject.answers(str(shop), "shop", question, labels)) == ["versioning"]
+    assert ids(inject.answers(str(shop), "shop", question, ["Header", "URL path", "Media type"])) \
+        == ["versioning"]
+    assert inject.answers(str(shop), "shop", question, ["URL path", "Query string"]) == []
+
+
+@pytest.mark.parametrize("labels, named", [
+    (["URL path", "Header"], 2), (["경로", "헤더"], 2),  # in the lexicon's other words too
+    (["URL path", "Query string"], 1), (["Yes", "No"], 0), (["30 days", "1 year"], 0)])
+def test_the_options_a_records_question_names(labels, named):
+    versioning = next(rec for rec in TEAM if rec["id"] == "versioning")
+    assert inject._Offered(labels, None).alternatives(versioning) == named
+
+
 def offered(answer, labels):
     return inject._Offered(labels, None).holds({"answer": answer})
 

@@ -39,3 +39,28 @@ def test_an_answer_with_a_number_or_a_number_word_holds_a_value(text):
 ])
 def test_an_answer_without_one_holds_none(text):
     assert values.holds_value(text) is False
+
+
+@pytest.mark.parametrize("text, found", [
+    ("30 days", {("30", "d")}), ("30일", {("30", "d")}), ("원본 90일 후 삭제", {("90", "d")}),
+    ("Every 15 min", {("15", "min")}), ("15분마다", {("15", "min")}),
+    ("Redis, 10-minute TTL", {("10", "min")}), ("every 5 seconds while on shift", {("5", "s")}),
+    ("five years after the last sale", {("5", "y")}), ("하루", {("1", "d")}),
+    ("한 달", {("1", "mo")}), ("세 번까지", {("3", "times")}), ("8x", {("8", "times")}),
+    ("0.5x to 2x", {("0.5", "times"), ("2", "times")}), ("150 m", {("150", "m")}),
+    ("10%", {("10", "%")}), ("1,000 rows", {("1000", None)}), ("WCAG 2.2 AA", {("2.2", None)}),
+    ("25/50/100", {("25", None), ("50", None), ("100", None)}),
+])
+def test_quantities_read_a_number_with_its_unit_in_either_language(text, found):
+    """docs/judgment-ledger.md, "Recall for automatic injection", step 2 "Accept": the
+    quantity an option offers and a past answer gives, read the same whatever its spelling."""
+    assert values.quantities(text) == found
+
+
+@pytest.mark.parametrize("text", [
+    "2", "Android 8.0", "two reviewers",  # one digit, or a number word, without a unit
+    "v2", "asia-northeast3", "p95",  # a digit inside a word is no number
+    "한국어 지원", "두부", "세션은 서버에", "Kafka on MSK",
+])
+def test_what_is_no_quantity(text):
+    assert values.quantities(text) == set()
