@@ -44,7 +44,8 @@ def load(path):
 
 def rule(ledger, q):
     out = []
-    for a in inject.answers(str(ledger), q["project"], q["question"], q["labels"]):
+    for a in inject.answers(str(ledger), q["project"], q["question"], q["labels"],
+                            header=q.get("header", "")):
         out.append(a["record"]["id"])
         out.extend(r["id"] for r in a["earlier"])
     return out

@@ -150,8 +150,8 @@ def recalled(payload: dict, asked: list) -> list:
     # pass: they make tens of thousands of objects and no cycle, and the hook's process ends
     # right after
     with inject_pass.GcPaused():
-        return [inject.answers(path, project, q["question"], [o["label"] for o in q["options"]])
-                for q in asked]
+        return [inject.answers(path, project, q["question"], [o["label"] for o in q["options"]],
+                               header=q["header"]) for q in asked]
 
 
 def ask_recall(payload: dict) -> None:

@@ -4,7 +4,7 @@ in-process; an explicit search (judgment.search) stays broad.
 
 INTERFACE (fixed):
 
-    answers(path, project, question, options=(), env=None) -> [Answer]
+    answers(path, project, question, options=(), env=None, header="") -> [Answer]
 
     Answer = {"record": the ledger record (dict, as stored),
               "earlier": [older records of the same project that answer the same question
@@ -12,21 +12,23 @@ INTERFACE (fixed):
 
 The list is best first and holds at most MAX_ANSWERS items; an empty list means "say nothing".
 `question` is the question's text, `options` the option labels (they weigh less than the
-question). Raises only what ledger.records raises for an unreadable ledger (OSError and
+question), `header` AskUserQuestion's short name for the question's subject ("Rollout"). Raises only what ledger.records raises for an unreadable ledger (OSError and
 ledger's own errors); the hook maps every exception to silence.
 
 The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
   1. rank: one pass of the relevance ranking (judgment.rank, BM25 with the lexicon) over the
      project's records (judgment.inject_pass: read from their bytes, and only the records
-     worth scoring parsed), the question's terms weighing 1 and the option labels' OPTION_WEIGHT;
-     the best CANDIDATES records are read back;
+     worth scoring parsed), the question's terms weighing 1 and the option labels' OPTION_WEIGHT,
+     the header's words searched for as the question's; the best CANDIDATES records are read
+     back;
   2. accept: a candidate is kept only when it is about what is asked, measured on whole words
      (a Korean word's 2-character pieces count as one word), each weighed by its idf:
      `asked` is the share of the question's words that the record holds (its own word, or one
      the lexicon gives for it, which counts ALT_CREDIT in the record's question and ALT_FAR
      elsewhere), `covered` the share of the record's QUESTION words that the question or its
      options hold; GENERIC words weigh GENERIC_WEIGHT
-     of their idf; the match is their geometric mean and must reach ACCEPT and MARGIN times
+     of their idf; the match is their geometric mean, measured for the question and for the
+     header and question together, the better kept, and must reach ACCEPT and MARGIN times
      the best candidate's match;
   3. one topic: the candidates that answer the same question as an accepted record (Topic)
      form its topic; where they disagree the newest leads (else the best match), and the older ones
@@ -59,10 +61,10 @@ GENERIC_WEIGHT = 0.2  # of a generic word's idf (GENERIC)
 TYPO_MIN = 5  # letters of a term before it may be read as a typo of another (Query.correct)
 
 
-def answers(path, project, question, options=(), env=None):
+def answers(path, project, question, options=(), env=None, header=""):
     """The past decisions that answer `question` (see the module docstring)."""
     from . import values
-    judged = judge(path, project, question, options, env)
+    judged = judge(path, project, question, options, env, header)
     if values.asks_for_value(options):  # an answer without a value is not the one asked for
         judged = [(m, rec) for m, rec in judged if values.holds_value(_string(rec, "answer"))]
     offered = _Offered(options, env)
@@ -80,25 +82,32 @@ def answers(path, project, question, options=(), env=None):
                   topic)[:MAX_ANSWERS]
 
 
-def judge(path, project, question, options=(), env=None):
+def judge(path, project, question, options=(), env=None, header=""):
     """[(features, record)] of the best candidates, best match first: the measures of the
     acceptance rule for each (see the module docstring)."""
     from . import inject_pass
     query = Query(question, options, env)
     if not query.words:
         return []
-    scorer = inject_pass.scorer(path, project, query.terms, query.weights)
+    headed = query.headed(header, options, env)
+    searched = headed or query  # the pass looks for the header's words too
+    scorer = inject_pass.scorer(path, project, searched.terms, searched.weights)
     import heapq
     keys = heapq.nlargest(CANDIDATES, scorer.keys())
     if not keys:
         return []
-    idf = query.idf(scorer)
+    idf = searched.idf(scorer)
     scores = {key[3]: key[0] for key in keys}
     records = list(inject_pass.read_back(path, project, [(key[2], key[3]) for key in keys]))
-    query.correct(records, idf, scorer)
     judged = []
+    for q in filter(None, (query, headed)):
+        q.correct(records, idf, scorer)
     for rec in records:
         features = query.features(rec, idf)
+        if headed is not None:
+            with_header = headed.features(rec, idf)
+            if with_header["match"] > features["match"]:
+                features = with_header
         features["bm25"] = scores[rec["id"]]
         judged.append((features, rec))
     judged.sort(key=lambda item: -item[0]["match"])  # stable: BM25 order on ties
@@ -111,6 +120,7 @@ class Query:
     def __init__(self, question, options, env):
         from . import analysis, lexicon, loanword
         self.analysis, self.loanword = analysis, loanword
+        self.text = question
         surface = analysis.surface_words(question)
         self.words = list(surface)
         own = [t for word in self.words for t in word]
@@ -156,6 +166,17 @@ class Query:
         self.scripts = {script == "hangul" for script, _ in self.sounds}
         self.terms = list(weights)
         self.weights = list(weights.values())
+
+    def headed(self, header, options, env):
+        """The question read with its header in front ("Token TTL: What idle timeout ...?"),
+        or None when the header adds no word (none, or only the question's own): the header
+        is the asker's name for the question's subject, and a record that holds its words
+        matches at least as well as without them (judge keeps the better of the two)."""
+        if type(header) is not str or not header.strip():
+            return None
+        if self.own.issuperset(self.analysis.terms(header)):
+            return None
+        return Query(f"{header}: {self.text}", options, env)
 
     def idf(self, scorer):
         """{term: idf} of the query's terms, from the pass's statistics."""

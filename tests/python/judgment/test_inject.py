@@ -272,6 +272,29 @@ def test_the_options_a_records_question_names(labels, named):
     assert inject._Offered(labels, None).alternatives(versioning) == named
 
 
+@pytest.mark.parametrize("header, found", [
+    ("", []), ("Approach", []),  # none, or a generic word: the question alone
+    ("Rollout", ["rollout"]), ("Release", ["rollout"]), ("출시", ["rollout"]),
+])
+def test_the_header_names_the_subject_a_question_describes(tmp_path, header, found):
+    """docs/judgment-ledger.md, "Recall for automatic injection", step 1 "Rank": the header
+    (AskUserQuestion's chip, "Rollout") is the asker's name for the subject; a record is
+    measured with it in front of the question and without it, and keeps the better match."""
+    path = tmp_path / "ledger.jsonl"
+    write_records(path, TEAM + [decision("rollout", "Mobile app release rollout?",
+                                         "staged over three days: 10%, 50%, 100%")])
+    question = "Is everyone moved to the new app the same morning?"
+    assert ids(inject.answers(str(path), "shop", question, ["Yes", "No"], header=header)) == found
+
+
+def test_a_header_of_the_questions_own_words_changes_nothing(shop):
+    question = "Use Redis or Postgres for the job queue?"
+    plain = inject.judge(str(shop), "shop", question, ["Redis", "Postgres"])
+    headed = inject.judge(str(shop), "shop", question, ["Redis", "Postgres"], header="Job queue")
+    assert headed == plain and plain
+    assert inject.Query(question, [], None).headed("Job queue", [], None) is None
+
+
 def offered(answer, labels):
     return inject._Offered(labels, None).holds({"answer": answer})
 

@@ -137,6 +137,35 @@ def test_checkout_hooks_prime_recall_and_stay_silent(shop):
         assert (r.returncode, r.stdout) == (0, ""), bad
 
 
+def test_the_recall_hook_reads_the_questions_header(shop):
+    """docs/judgment-ledger.md, "Recall for automatic injection", step 1: the header Claude
+    gives a question ("Rollout") names its subject; the hook passes it to the recall, so a
+    question worded as a situation finds the decision, and with a generic header it does not."""
+    project, home = shop
+    for question, answer in [  # the decision, among others of the team (the words' idf)
+            ("Use Redis or Postgres for the job queue?", "postgres"),
+            ("How long do we retain application logs?", "30 days"),
+            ("Offset or cursor pagination for list endpoints?", "cursor"),
+            ("Ship dark mode in the first release?", "no, after launch"),
+            ("Mobile app release rollout?", "staged over three days: 10%, 50%, 100%")]:
+        subprocess.run([str(ROOT / "scripts" / "judgment-ledger.sh"), "append", "--project",
+                        "shop", "--question", question, "--answer", answer,
+                        "--card-ref", "c.json"], cwd=project, check=True)
+
+    def asked(header):
+        payload = ask_payload("PreToolUse", project)
+        payload["tool_input"]["questions"][0].update(
+            question="Is everyone moved to the new app the same morning?", header=header,
+            options=[{"label": "Yes", "description": ""}, {"label": "No", "description": ""}])
+        return run_hook("PreToolUse", payload, home, project)
+
+    r = asked("Rollout")
+    assert r.returncode == 0
+    assert "staged over three days" in json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"]
+    r = asked("Approach")
+    assert (r.returncode, r.stdout) == (0, "")
+
+
 def test_not_installed_one_line_exit_zero(shop, tmp_path):
     project, home = shop
     bare = tmp_path / "plugin"  # a plugin folder without the tools
