@@ -1,6 +1,7 @@
 """Per-call cost of each Claude Code hook, and of the reads SessionStart and a user run
 (docs/claude-kit.md, "What each hook costs"), as ratios to the floor: the start of the same
-interpreter (`python -c pass`), measured in the same run.
+interpreter (`python -c pass`), measured in the same run. Each question carries a header with
+a word of its own, as Claude writes them, so the recall reads the question both plain and headed.
 
 Each hook runs as Claude Code runs it: `sh -c <hooks/hooks.json command>` with the hook's JSON
 on stdin under `env -i PATH=/usr/bin:/bin HOME=<tmp>`, from this checkout, in a project whose
@@ -66,10 +67,10 @@ def p90(values):
     return sorted(values)[math.ceil(0.9 * len(values)) - 1]
 
 
-def ask(project, question, labels):
+def ask(project, question, labels, header="Q"):
     return {"session_id": "s", "cwd": str(project), "tool_name": "AskUserQuestion", "tool_use_id": "t",
             "hook_event_name": "PreToolUse",
-            "tool_input": {"questions": [{"question": question, "header": "Q", "multiSelect": False,
+            "tool_input": {"questions": [{"question": question, "header": header, "multiSelect": False,
                                           "options": [{"label": l, "description": f"{l} it is"}
                                                       for l in labels]}]}}
 
@@ -97,9 +98,10 @@ def main():
                             hook_event_name="PostToolUse", tool_response={"answers": {"Redis or Postgres?": "Redis"}})
             rows = [("SessionStart", "startup", {"source": "startup"}, {}),
                     ("PreToolUse", "recall, a past decision",
-                     ask(project, "Which job queue for the new service: Redis or Postgres?", ["Redis", "Postgres"]), {}),
+                     ask(project, "Which job queue for the new service: Redis or Postgres?", ["Redis", "Postgres"],
+                         "Queue tech"), {}),
                     ("PreToolUse", "recall, nothing related",
-                     ask(project, "Should the export run nightly or weekly?", ["Nightly", "Weekly"]), {}),
+                     ask(project, "Should the export run nightly or weekly?", ["Nightly", "Weekly"], "Schedule"), {}),
                     ("PostToolUse", "capture off (the default)", captured, {}),
                     ("PostToolUse", "capture on (a replay)", captured, {"JUDGMENT_CAPTURE": "1"})]
             print(f"\n{size} records of the project (and {size} of another):")

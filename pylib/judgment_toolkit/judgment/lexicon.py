@@ -84,14 +84,15 @@ class Lexicon:
         # group is analysed, and `where` is (source, line number) until then for a group of
         # add_packaged
         self.items = []
-        self.text = None  # the folded lines joined by LFs, and where each starts (_lines_with)
-        self.starts = None
+        self.text = None  # the folded lines joined by LFs, where each starts, and the places of
+        self.starts = None  # each needle looked for (_places)
+        self.places = None
 
     def add(self, found, analysed=None):
         for i, (where, entries) in enumerate(found):
             group = analysed[i] if analysed else None
             self.items.append([where, entries, ",".join(entries), group])
-        self.text = self.starts = None
+        self.text = self.starts = self.places = None
 
     def add_packaged(self, text, source):
         """The groups of the packaged lexicon, kept as the lines they are: split into entries
@@ -101,7 +102,7 @@ class Lexicon:
             line = line.strip()
             if line and line[0] != "#":
                 self.items.append([(source, number), None, line, None])
-        self.text = self.starts = None
+        self.text = self.starts = self.places = None
 
     def __len__(self):
         return len(self.items)
@@ -135,34 +136,50 @@ class Lexicon:
         """The indices, in order, of the items whose folded line holds one of `needles` and
         may fire for a query whose terms are `have`: a needle of an ASCII term only at the
         start of an ASCII word whose term is in `have` (analysing that word costs one stem,
-        analysing the group one a word of each entry). A word with an ASCII term begins with
-        its needle (analysis.needles); a letter or digit before it would be of the same word,
-        and where a non-ASCII character borders it the line is kept. Found by str.find over
-        the lines joined once, a jump to the next line after each hit: the lines are not
+        analysing the group one a word of each entry). Each needle's places are found once
+        (_places) and kept: a recall asks for the lines of the same needles again and again
+        (the question, its header, each candidate's question in `topics`)."""
+        hit = set()
+        for n in needles:
+            hit.update(i for i, term in self._places(n) if term is True or term in have)
+        return sorted(hit)
+
+    def _places(self, needle):
+        """[(item index, True or the term a word there must have)] of the lines that hold
+        `needle`. A word with an ASCII term begins with its needle (analysis.needles); a letter
+        or digit before it would be of the same word (no place), and where a non-ASCII
+        character borders it the line is kept (True). Found by str.find over the lines joined
+        once, a jump to the next line after a line is kept for certain: the lines are not
         visited one by one, and a one-letter needle ("m" of "mq") brings only the lines with
-        a word of the query's terms."""
+        a word of its own."""
+        found = self.places.get(needle) if self.places is not None else None
+        if found is not None:
+            return found
         if self.text is None:
             # folded in one call: an LF neither composes nor folds with its neighbours
             self.text = analysis.fold("\n".join(item[2] for item in self.items))
             self.starts = {}  # where a line starts -> its item's index
+            self.places = {}
             at = 0
             for i, line in enumerate(self.text.split("\n")):
                 self.starts[at] = i
                 at += len(line) + 1
         text, starts = self.text, self.starts
-        hit = set()
-        for n in needles:
-            word_start = n.isascii()
-            at = text.find(n)
-            while at != -1:
-                begin = text.rfind("\n", 0, at) + 1
-                if word_start and not _may_be_term(text, at, at > begin, have):
-                    at = text.find(n, at + 1)
-                    continue
-                hit.add(starts[begin])
+        found = []
+        word_start = needle.isascii()
+        at = text.find(needle)
+        while at != -1:
+            begin = text.rfind("\n", 0, at) + 1
+            term = _term_at(text, at, at > begin) if word_start else True
+            if term is not None:
+                found.append((starts[begin], term))
+            if term is True:
                 end = text.find("\n", at)
-                at = text.find(n, end + 1) if end != -1 else -1
-        return sorted(hit)
+                at = text.find(needle, end + 1) if end != -1 else -1
+            else:
+                at = text.find(needle, at + 1)
+        self.places[needle] = found
+        return found
 
     def expand(self, own, weight=EXPANSION_WEIGHT):
         """{added term: weight} for a query whose terms are `own`, in a stable order."""
@@ -177,22 +194,22 @@ class Lexicon:
         return added
 
 
-def _may_be_term(text, at, inside, have):
-    """Whether the word of folded text that starts at `at` (not at a line's start when
-    `inside`) may have a term in `have`: False when a letter or digit before `at` makes it
-    part of a longer word, or when it is an ASCII word whose term is not in `have`; True
-    where a non-ASCII character borders it (another script's rules split it)."""
+def _term_at(text, at, inside):
+    """What the word of folded text that starts at `at` (not at a line's start when `inside`)
+    needs to fire: None when a letter or digit before `at` makes it part of a longer word; True
+    where a non-ASCII character borders it (another script's rules split it); else the term of
+    the ASCII word, which the query must have."""
     if inside:
         before = text[at - 1]
         if before in _ALNUM:
-            return False
+            return None
         if not before.isascii():
             return True
     m = _ASCII_RUN.match(text, at)
     end = m.end()
     if end < len(text) and not text[end].isascii():
         return True
-    return analysis.term(m.group()) in have
+    return analysis.term(m.group())
 
 
 def read_file(path):

@@ -78,6 +78,49 @@ def test_expansion_weights_split_over_an_entrys_terms_and_keep_the_query_terms()
     assert set(lx.expand(rank.terms("데이터베이스를 바꿀까요"))) == {"databas", "db"}
 
 
+QUERIES = ["Which message queue, RabbitMQ or SQS?", "mq 바꿀까요?", "배포 전략은 블루그린?",
+           "Should the deploy run on k8s?", "데이터베이스를 바꿀까요", "m or mq for the broker?",
+           "Rollback the release?", "캐시 TTL은 몇 분?", "The database, db or 데이터베이스?"]
+
+
+def fresh_lexicon():
+    from judgment_toolkit.judgment.deps import packaged_text
+    lx = lexicon.Lexicon()
+    lx.add_packaged(packaged_text("lexicon", lexicon.PACKAGED), "packaged")
+    return lx
+
+
+def test_a_lexicon_that_served_other_queries_fires_what_a_fresh_one_does():
+    """Each needle's places are kept across queries (Lexicon._places), whatever query first
+    asked for them: the groups a query fires do not depend on what came before it."""
+    shared = fresh_lexicon()
+    for question in QUERIES + QUERIES[::-1]:
+        own = rank.terms(question)
+        assert shared.fired(own) == fresh_lexicon().fired(own), question
+    # one needle ("queu"), two terms: a place that one query's words cannot fire is kept for
+    # the next query's
+    team = "queue, fifo\nqueuing, waiting line\n"
+    shared = lexicon.Lexicon()
+    shared.add(lexicon.lines(team, "t"))
+    for question in ["Which queue?", "Is queuing needed?"]:
+        fresh = lexicon.Lexicon()
+        fresh.add(lexicon.lines(team, "t"))
+        assert shared.fired(rank.terms(question)) == fresh.fired(rank.terms(question)) != []
+
+
+def test_each_needle_is_looked_for_once():
+    """A recall asks the lexicon for the same needles many times (the question, its header,
+    each candidate's question): the text is searched once a needle."""
+    lx = fresh_lexicon()
+    own = rank.terms("Which message queue, RabbitMQ or SQS?")
+    lx.fired(own)
+    searched = dict(lx.places)
+    assert set(searched) == {n for t in own for n in analysis.needles(t)}
+    lx.fired(own)
+    lx.fired(rank.terms("A queue for messages"))
+    assert all(lx.places[n] is places for n, places in searched.items())
+
+
 # --- the format ----------------------------------------------------------------------------------
 
 def parse(text):
