@@ -508,8 +508,9 @@ class Topic:
         if not (similar >= SAME_LOOSE and newer):
             return False
         answer = _string(x, "answer")
-        if match >= NEAR:
-            return bool(b[1] & (self.options | set(self.analysis.terms(answer))))
+        if match >= NEAR:  # a word of a change ("keep semver?") is not an alternative
+            return bool((b[1] & (self.options | set(self.analysis.terms(answer))))
+                        - change_terms())
         # ... or, however far it is from the asked question, when its own question names the
         # answer it changes ("Go 대신 Rust로 다시 짤까?" after "Go or Rust?" -> Go): a reversal
         # asked in the earlier answer's words
@@ -597,14 +598,19 @@ CHANGE_KOREAN = tuple("""
 _CHANGE = None
 
 
-def _changes(rec, words):
-    """Whether a record is worded as a change (CHANGE, CHANGE_KOREAN) in its question or
-    answer; `words` is its Topic._words (the terms of both, already analysed)."""
+def change_terms():
+    """The terms of the words of a change, English and Korean (CHANGE, CHANGE_KOREAN)."""
     global _CHANGE
     if _CHANGE is None:
         from .analysis import terms
-        _CHANGE = frozenset(terms(CHANGE))
-    if not _CHANGE.isdisjoint(words[1]):
+        _CHANGE = frozenset(terms(CHANGE + " ".join(CHANGE_KOREAN)))
+    return _CHANGE
+
+
+def _changes(rec, words):
+    """Whether a record is worded as a change (CHANGE, CHANGE_KOREAN) in its question or
+    answer; `words` is its Topic._words (the terms of both, already analysed)."""
+    if not change_terms().isdisjoint(words[1]):
         return True
     text = " ".join(rec[f] for f in ("question", "answer") if type(rec.get(f)) is str)
     return any(k in text for k in CHANGE_KOREAN)

@@ -398,3 +398,20 @@ def test_a_reversal_asked_in_the_earlier_answers_words_leads(tmp_path):
     assert judged["rust"]["match"] < inject.NEAR  # far from the asked question by itself
     found = inject.answers(str(path), "shop", asked, ["Go", "Rust"])
     assert ids(found) == ["rust"] and [r["id"] for r in found[0]["earlier"]] == ["go"]
+
+
+def test_a_word_of_change_shared_with_an_option_is_no_alternative(tmp_path):
+    """docs/judgment-ledger.md, "Recall for automatic injection", step 3: a later decision
+    worded as a change joins an earlier one's topic when it speaks of the same alternatives,
+    and "keep" of the label "Keep semver" is the word of a change (inject.CHANGE), not an
+    alternative: keeping the docs of old versions does not reverse the version scheme."""
+    path = tmp_path / "ledger.jsonl"
+    scheme = decision("scheme", "Version numbers: semver or calver?", "semver", at="2025-04-06")
+    docs = decision("docs", "Keep docs for old version numbers too?",
+                    "latest plus the two previous majors", at="2026-02-25")
+    write_records(path, TEAM + [scheme, docs])
+    asked, labels = "Keep semver for our version numbers?", ["Keep semver", "Switch to calver"]
+    judged = {rec["id"]: m for m, rec in inject.judge(str(path), "shop", asked, labels)}
+    assert judged["docs"]["match"] >= inject.NEAR  # near enough to be weighed as a reversal
+    found = inject.answers(str(path), "shop", asked, labels)
+    assert ids(found) == ["scheme"] and found[0]["earlier"] == []
