@@ -63,8 +63,12 @@ TYPO_MIN = 5  # letters of a term before it may be read as a typo of another (Qu
 
 def answers(path, project, question, options=(), env=None, header=""):
     """The past decisions that answer `question` (see the module docstring)."""
-    from . import values
+    from . import rivals, values
     judged = judge(path, project, question, options, env, header)
+    asked = rivals.named(f"{header} {question}")
+    if asked:  # a decision on a rival's question is not this one's ("iOS" for "Android")
+        judged = [(m, rec) for m, rec in judged
+                  if not rivals.apart(asked, rivals.named(_string(rec, "question")))]
     if values.asks_for_value(options):  # an answer without a value is not the one asked for
         judged = [(m, rec) for m, rec in judged if values.holds_value(_string(rec, "answer"))]
     offered = _Offered(options, env)

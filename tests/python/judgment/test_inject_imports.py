@@ -20,7 +20,8 @@ print(json.dumps({"import": at_import, "call": sorted(set(sys.modules) - before)
 J = "judgment_toolkit.judgment."
 CALL = {"judgment_toolkit", "judgment_toolkit.judgment", "judgment_toolkit.packaged",
         J + "inject", J + "inject_pass", J + "analysis", J + "args", J + "deps", J + "ledger",
-        J + "lexicon", J + "lines", J + "loanword", J + "place", J + "rank", J + "values",
+        J + "lexicon", J + "lines", J + "loanword", J + "place", J + "rank", J + "rivals",
+        J + "values",
         "snowballstemmer.among",
         "snowballstemmer.basestemmer",
         "snowballstemmer.english_stemmer", "heapq", "_heapq", "math", "unicodedata",
