@@ -40,7 +40,8 @@ The rule's other tests (docs, same section): an offered answer must come from a 
 own question shares a word with the question, and is enough from ACCEPT_OFFERED; so is the
 quantity an option offers ("30일" for "30 days"), from ACCEPT_VALUE; a question whose options
 are numbers, most of them, is answered only by a record whose answer holds a value
-(judgment.values).
+(judgment.values); a record whose question names a rival of what the question names
+(judgment.rivals: iOS for Android) is no candidate at all.
 """
 MAX_ANSWERS = 3
 CANDIDATES = 10
