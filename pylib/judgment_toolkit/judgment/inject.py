@@ -299,7 +299,8 @@ class _Offered:
     """Whether a record's answer is one of the options: its terms are those of a label, or
     within them, or the label's within the answer's ("Postgres" and "Postgres (SKIP LOCKED)"),
     each term read as itself or as a word of a lexicon group it fires ("rhf + zod" and
-    "react-hook-form + zod", "Redis" and "레디스"): a past decision between the same
+    "react-hook-form + zod", "Redis" and "레디스"), or a label's words as the loanwords they
+    sound like ("마크다운" and "Markdown", judgment.loanword): a past decision between the same
     alternatives as the question offers. Numbers are left out: "10%" or "30 days" is a value
     that many unrelated questions offer, and so is the unit that follows a number ("30 days",
     "1시간"). Labels without other terms ("Yes", "No", "90d") offer nothing."""
@@ -308,7 +309,8 @@ class _Offered:
         self.env = env
         from .values import named
         self.named = named
-        self.labels = [found for found in map(named, options) if found]
+        self.offered = [(found, option) for option in options for found in [named(option)] if found]
+        self.labels = [found for found, _ in self.offered]
         self._lexicon = None
 
     def _read(self, own):
@@ -326,27 +328,34 @@ class _Offered:
 
     def alternatives(self, rec):
         """How many of the labels a record's own question names (their terms, each read as
-        itself or as a word of a lexicon group it fires): two or more, and the record chose
+        itself or as a word of a lexicon group it fires, or their words as the loanwords they
+        sound like in the other script, judgment.loanword): two or more, and the record chose
         between the alternatives offered ("Course authoring: WYSIWYG editor or Markdown?" for
         "마크다운 / WYSIWYG")."""
-        text = self.named(_string(rec, "question"))
+        question = _string(rec, "question")
+        text = self.named(question)
         if not text:
             return 0
-        held = None
+        held = heard = None
         found = 0
-        for label in self.labels:
+        for label, option in self.offered:
             if label <= text:
                 found += 1
                 continue
             if held is None:
                 held = set().union(*self._read(text).values())
             as_label = self._read(label)
-            found += all(t in held or not as_label[t].isdisjoint(text) for t in label)
+            if all(t in held or not as_label[t].isdisjoint(text) for t in label):
+                found += 1
+                continue
+            if heard is None:
+                heard = _sounds(question)
+            found += _spoken(option, label, text, heard)
         return found
 
     def holds(self, rec):
-        answer = _string(rec, "answer")
-        answer = self.named(answer)
+        text = _string(rec, "answer")
+        answer = self.named(text)
         if not answer or not self.labels:
             return False
         if any(answer <= label or label <= answer for label in self.labels):
@@ -360,7 +369,30 @@ class _Offered:
             held = set().union(*as_answer.values())
             if all(t in held or not as_label[t].isdisjoint(answer) for t in label):
                 return True
-        return False
+        heard = _sounds(text)  # "Markdown" for "마크다운"
+        return any(_spoken(option, label, answer, heard) for label, option in self.offered)
+
+
+def _words_and_sounds(text):
+    """[(a word's terms, the keys it sounds like)] of the words of `text` (judgment.loanword)."""
+    from . import analysis, loanword
+    return [(set(terms), loanword.sounds(written))
+            for terms, written in analysis.surface_words(text).items()]
+
+
+def _spoken(option, label, terms, heard):
+    """Whether every word of an offered option (its `label` the terms that name) is among
+    `terms`, or sounds like a word in the other script whose keys are `heard` (_sounds): the
+    label written as a loanword ("마크다운" in "Markdown or TipTap?")."""
+    return bool(heard) and all(
+        label.isdisjoint(own) or terms.issuperset(own)
+        or any((_OTHER_SCRIPT[script], key) in heard for script, key in sounds)
+        for own, sounds in _words_and_sounds(option))
+
+
+def _sounds(text):
+    """{(script, key)} of the words of `text` (judgment.loanword)."""
+    return {sound for _, sounds in _words_and_sounds(text) for sound in sounds}
 
 
 class _Given:

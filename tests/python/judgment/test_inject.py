@@ -272,6 +272,31 @@ def test_the_options_a_records_question_names(labels, named):
     assert inject._Offered(labels, None).alternatives(versioning) == named
 
 
+@pytest.mark.parametrize("labels, answer, named, holds", [
+    (["마크다운", "팁탭"], "Markdown", 2, True),  # both labels loanwords of the question's words
+    (["마크다운", "TipTap"], "TipTap, with the Markdown shortcuts", 2, True),
+    (["마크다운", "Notion"], "Notion", 1, True),  # Notion is not in the question
+    (["마크다운", "팁탭"], "HTML", 2, False),  # an answer that is neither option
+])
+def test_an_option_written_as_a_loanword_is_the_word_it_sounds_like(labels, answer, named, holds):
+    """Same section and "Vocabulary": an option label written in Hangul ("마크다운") names the
+    English word it sounds like (judgment.loanword) in a record's question and answer, where
+    the lexicon has no group for it."""
+    rec = decision("editor", "Editor for admin notices: TipTap or Markdown?", answer)
+    offered = inject._Offered(labels, None)
+    assert (offered.alternatives(rec), offered.holds(rec)) == (named, holds)
+
+
+def test_a_choice_between_loanword_options_is_recalled(tmp_path):
+    path = tmp_path / "ledger.jsonl"
+    write_records(path, TEAM + [decision("editor", "Editor for admin notices: TipTap or Markdown?",
+                                         "Markdown")])
+    question, labels = "공지 글 쓸 때 뭐 써요?", ["마크다운", "팁탭"]
+    match = inject.judge(str(path), "shop", question, labels)[0][0]["match"]
+    assert inject.ACCEPT_CHOSEN <= match < inject.ACCEPT_OFFERED
+    assert ids(inject.answers(str(path), "shop", question, labels)) == ["editor"]
+
+
 @pytest.mark.parametrize("header, found", [
     ("", []), ("Approach", []),  # none, or a generic word: the question alone
     ("Rollout", ["rollout"]), ("Release", ["rollout"]), ("출시", ["rollout"]),
