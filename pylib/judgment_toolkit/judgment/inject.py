@@ -29,8 +29,7 @@ The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
      options hold; GENERIC words weigh GENERIC_WEIGHT
      of their idf; the match is their geometric mean, measured for the question and for the
      header and question together, the better kept, and must reach ACCEPT and MARGIN times
-     the best candidate's match (a past choice between the options offered is spared that
-     margin);
+     the best candidate's match;
   3. one topic: the candidates that answer the same question as an accepted record (Topic)
      form its topic; where they disagree the newest leads (else the best match), and the older ones
      with another answer are "earlier". Two records join one topic only when the later of them
@@ -83,8 +82,7 @@ def answers(path, project, question, options=(), env=None, header=""):
     if not accepted:
         return []
     best = accepted[0][0]["match"]
-    accepted = [(m, rec) for m, rec in accepted if m["match"] >= MARGIN * best
-                or offered.holds(rec) and offered.alternatives(rec) >= 2]
+    accepted = [(m, rec) for m, rec in accepted if m["match"] >= MARGIN * best]
     return topics([rec for _, rec in accepted], [(m["match"], rec) for m, rec in judged],
                   topic)[:MAX_ANSWERS]
 

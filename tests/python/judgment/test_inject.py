@@ -297,20 +297,6 @@ def test_a_choice_between_loanword_options_is_recalled(tmp_path):
     assert ids(inject.answers(str(path), "shop", question, labels)) == ["editor"]
 
 
-def test_a_choice_between_the_options_offered_is_kept_beside_a_closer_match(tmp_path):
-    """Same section: a candidate is kept at MARGIN times the best match, except a past choice
-    between the options offered (its answer one of them, its question naming two or more),
-    whose words may be far fewer: the question in Korean, the decision in English."""
-    path = tmp_path / "ledger.jsonl"
-    proof = decision("proof", "Refund approval proof: screenshot, audit log or email?", "audit log")
-    kept = decision("kept", "환불 승인 기록은 얼마나 보관해요?", "5년")
-    write_records(path, TEAM + [proof, kept])
-    question, labels = "환불 승인 증거로 뭘 남겨요?", ["스크린샷", "감사 로그", "이메일"]
-    matches = {rec["id"]: m["match"] for m, rec in inject.judge(str(path), "shop", question, labels)}
-    assert matches["proof"] < inject.MARGIN * matches["kept"]
-    assert ids(inject.answers(str(path), "shop", question, labels)) == ["kept", "proof"]
-
-
 @pytest.mark.parametrize("header, found", [
     ("", []), ("Approach", []),  # none, or a generic word: the question alone
     ("Rollout", ["rollout"]), ("Release", ["rollout"]), ("출시", ["rollout"]),
