@@ -4,7 +4,9 @@
 # (scripts/installed/launcher) sets HARNESS_PYTHON to its environment's interpreter.
 # pylib is put on PYTHONPATH when this is a checkout, so the scripts work from a plain clone.
 
-HARNESS_REPO_ROOT="$(cd "${BASH_SOURCE[0]%/*}/../.." && pwd -P)"  # sourced by an absolute path
+# The folder above scripts/ (sourced by an absolute path, as "$here/lib/py.sh"): spelt with
+# "..", not resolved by a `$(cd ... && pwd -P)` subshell, a fork every hook and command would pay.
+HARNESS_REPO_ROOT="${BASH_SOURCE[0]%/*}/../.."
 PY_JOBS=judgment_toolkit.judgment.jobs
 PY_REJECTED=97  # judgment_toolkit.judgment.exits.CHILD_REJECTED: "the caller got it wrong"
 
