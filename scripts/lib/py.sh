@@ -4,9 +4,15 @@
 # (scripts/installed/launcher) sets HARNESS_PYTHON to its environment's interpreter.
 # pylib is put on PYTHONPATH when this is a checkout, so the scripts work from a plain clone.
 
-# The folder above scripts/ (sourced by an absolute path, as "$here/lib/py.sh"): spelt with
-# "..", not resolved by a `$(cd ... && pwd -P)` subshell, a fork every hook and command would pay.
-HARNESS_REPO_ROOT="${BASH_SOURCE[0]%/*}/../.."
+# The folder above scripts/: the entry points source this file by its resolved absolute path
+# ("$here/lib/py.sh", $here from readlink -f), so it is that path without "/scripts/lib/py.sh",
+# found without the `$(cd ... && pwd -P)` subshell, a fork every hook and command would pay;
+# the subshell only for a path of another shape.
+HARNESS_REPO_ROOT="${BASH_SOURCE[0]%/*/lib/py.sh}"
+if [[ "$HARNESS_REPO_ROOT" == "${BASH_SOURCE[0]}" || "$HARNESS_REPO_ROOT" != /* \
+      || "$HARNESS_REPO_ROOT" == */. || "$HARNESS_REPO_ROOT" == */.. ]]; then
+  HARNESS_REPO_ROOT="$(cd "${BASH_SOURCE[0]%/*}/../.." && pwd -P)"
+fi
 PY_JOBS=judgment_toolkit.judgment.jobs
 PY_REJECTED=97  # judgment_toolkit.judgment.exits.CHILD_REJECTED: "the caller got it wrong"
 
