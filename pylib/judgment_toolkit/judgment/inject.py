@@ -35,8 +35,7 @@ The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
      with another answer are "earlier". Two records join one topic only when the later of them
      is worded as a change (CHANGE: "move to", "바꿀까", "대신", ...) or their questions are
      SAME_CERTAIN close: a later decision that builds on an earlier one ("shard the Playwright
-     tests?" after "Cypress or Playwright?") does not reverse it; or when their answers are
-     different options offered (_Offered.which) and their questions SAME_LOOSE alike.
+     tests?" after "Cypress or Playwright?") does not reverse it.
 The rule's other tests (docs, same section): an offered answer must come from a record whose
 own question shares a word with the question, and is enough from ACCEPT_OFFERED; so is the
 quantity an option offers ("30일" for "30 days"), from ACCEPT_VALUE; a question whose options
@@ -75,7 +74,7 @@ def answers(path, project, question, options=(), env=None, header=""):
         judged = [(m, rec) for m, rec in judged if values.holds_value(_string(rec, "answer"))]
     offered = _Offered(options, env)
     given = _Given(options)
-    topic = Topic(options, env, offered.which)
+    topic = Topic(options, env)
     accepted = [(m, rec) for m, rec in judged if m["match"] >= ACCEPT or m["asked_q"] > 0 and (
                 m["match"] >= ACCEPT_VALUE and given.holds(rec)
                 or m["match"] >= ACCEPT_CHOSEN and offered.holds(rec) and (
@@ -313,7 +312,6 @@ class _Offered:
         self.offered = [(found, option) for option in options for found in [named(option)] if found]
         self.labels = [found for found, _ in self.offered]
         self._lexicon = None
-        self.cache = {}  # id(record) -> the options its answer is (which)
 
     def _read(self, own):
         """{term: the terms it may be read as}: itself, and every term of a lexicon group it
@@ -356,39 +354,23 @@ class _Offered:
         return found
 
     def holds(self, rec):
-        return bool(self.which(rec))
-
-    def which(self, rec):
-        """The options (as offered) that a record's answer is, each by the tests above."""
-        key = id(rec)
-        if key not in self.cache:
-            self.cache[key] = self._which(_string(rec, "answer"))
-        return self.cache[key]
-
-    def _which(self, text):
+        text = _string(rec, "answer")
         answer = self.named(text)
         if not answer or not self.labels:
-            return frozenset()
-        as_answer = heard = None
-        found = set()
-        for label, option in self.offered:
-            if answer <= label or label <= answer:
-                found.add(option)
-                continue
-            if as_answer is None:
-                as_answer = self._read(answer)
+            return False
+        if any(answer <= label or label <= answer for label in self.labels):
+            return True
+        as_answer = self._read(answer)
+        for label in self.labels:
             as_label = self._read(label)
             readings = set().union(*as_label.values())
+            if all(t in readings or not as_answer[t].isdisjoint(label) for t in answer):
+                return True
             held = set().union(*as_answer.values())
-            if (all(t in readings or not as_answer[t].isdisjoint(label) for t in answer)
-                    or all(t in held or not as_label[t].isdisjoint(answer) for t in label)):
-                found.add(option)
-                continue
-            if heard is None:
-                heard = _sounds(text)  # "Markdown" for "마크다운"
-            if _spoken(option, label, answer, heard):
-                found.add(option)
-        return frozenset(found)
+            if all(t in held or not as_label[t].isdisjoint(answer) for t in label):
+                return True
+        heard = _sounds(text)  # "Markdown" for "마크다운"
+        return any(_spoken(option, label, answer, heard) for label, option in self.offered)
 
 
 def _words_and_sounds(text):
@@ -423,17 +405,11 @@ class _Given:
         self.offered = None
 
     def holds(self, rec):
-        return bool(self.which(rec))
-
-    def which(self, rec):
-        """The options (as offered) whose quantities a record's answer gives."""
         from .values import quantities
         if self.offered is None:
-            self.offered = [(option, quantities(option)) for option in self.options]
-        if not any(found for _, found in self.offered):
-            return frozenset()
-        given = quantities(_string(rec, "answer"))
-        return frozenset(option for option, found in self.offered if not found.isdisjoint(given))
+            self.offered = frozenset().union(*map(quantities, self.options))
+        return bool(self.offered) and not self.offered.isdisjoint(
+            quantities(_string(rec, "answer")))
 
 
 def _one_edit(a, b):
@@ -510,7 +486,7 @@ class Topic:
     the answer it reverses: "Recharts 대신 ECharts로 바꿀까?"), on average over both directions (generic words
     weigh GENERIC_WEIGHT), reach SAME_QUESTION."""
 
-    def __init__(self, options=(), env=None, chosen=None):
+    def __init__(self, options=(), env=None):
         from . import analysis, lexicon
         from .ledger import time_key
         from .values import named
@@ -521,7 +497,6 @@ class Topic:
         self.generic = generic_words()
         self.cache = {}
         self.options = set(analysis.terms(" ".join(options)))
-        self.chosen = chosen  # record -> the options offered that its answer is
 
     def _words(self, rec):
         key = id(rec)
@@ -559,13 +534,6 @@ class Topic:
         similar = (self._covered(a, b) + self._covered(b, a)) / 2
         newer = self.time_key(y["decided_at"]) > self.time_key(x["decided_at"])
         later = (y, b) if newer else (x, a)
-        if similar >= SAME_LOOSE and self.chosen is not None:
-            # two decisions that chose different options of the question asked answered it
-            # twice, however the later one is worded ("CI 커버리지 게이트를 저장소 전체에 걸까요?"
-            # -> 70% after "Minimum coverage gate in CI?" -> no global gate)
-            one, other = self.chosen(x), self.chosen(y)
-            if one and other and one != other:
-                return True
         if similar < SAME_CERTAIN and not _changes(*later):
             return False
         if similar >= SAME_QUESTION:

@@ -66,25 +66,19 @@ _UNIT_OF = None
 
 def named(text):
     """The terms of a label or an answer that name something (judgment.analysis terms): not
-    its numbers and values, nor the word right after a number in the same phrase, which is its
-    unit ("30 days"; but "tier 1: e2e on every PR" names e2e: a colon, comma, semicolon or
-    bracket ends a phrase)."""
+    its numbers and values, nor the word right after a number, which is its unit."""
     from .analysis import fold, term, words
     out = set()
-    for phrase in _PHRASE_END.split(fold(text)):
+    after_number = False
+    for word in words(fold(text)):
+        if word.isdigit() or UNIT_LETTER.fullmatch(word):
+            after_number = True
+            continue
+        t = None if after_number else term(word)
         after_number = False
-        for word in words(phrase):
-            if word.isdigit() or UNIT_LETTER.fullmatch(word):
-                after_number = True
-                continue
-            t = None if after_number else term(word)
-            after_number = False
-            if t is not None:
-                out.add(t)
+        if t is not None:
+            out.add(t)
     return frozenset(out)
-
-
-_PHRASE_END = re.compile(r"[:;,()\[\]]")
 
 
 def asks_for_value(labels):

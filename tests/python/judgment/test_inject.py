@@ -297,23 +297,6 @@ def test_a_choice_between_loanword_options_is_recalled(tmp_path):
     assert ids(inject.answers(str(path), "shop", question, labels)) == ["editor"]
 
 
-def test_two_decisions_that_chose_different_options_are_one_topic(tmp_path):
-    """Same section, step 3: a later decision that chose another of the options offered
-    answered the same question again, however it is worded (no word of a change here): it
-    leads, and the one it reversed is shown as earlier."""
-    path = tmp_path / "ledger.jsonl"
-    old = decision("by-hand", "Code signing for release builds: CI server or by hand?",
-                   "by hand, on the release manager's laptop", at="2025-02-03")
-    new = decision("in-ci", "Release signing: may the CI server hold the signing key?",
-                   "yes: the CI server, with a key in a hardware module", at="2025-10-13")
-    write_records(path, TEAM + [old, new])
-    question, labels = "Are release builds signed on the CI server or by hand?", ["CI server", "By hand"]
-    offered = inject._Offered(labels, None)
-    assert (offered.which(old), offered.which(new)) == ({"By hand"}, {"CI server"})
-    found = inject.answers(str(path), "shop", question, labels)
-    assert ids(found) == ["in-ci"] and [r["id"] for r in found[0]["earlier"]] == ["by-hand"]
-
-
 @pytest.mark.parametrize("header, found", [
     ("", []), ("Approach", []),  # none, or a generic word: the question alone
     ("Rollout", ["rollout"]), ("Release", ["rollout"]), ("출시", ["rollout"]),

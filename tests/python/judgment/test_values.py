@@ -9,9 +9,6 @@ from judgment_toolkit.judgment import values
     ("30 days", set()), ("1시간", set()), ("10%", set()), ("90d", set()), ("every 24h", set()),
     ("3 times, then manual review", {"manual", "review"}), ("Python 3.12", {"python"}),
     ("asia-northeast3 (Seoul)", {"asia", "northeast3", "seoul"}), ("FIDO2", {"fido2"}),
-    # a unit follows its number in the same phrase: after a colon or a comma a word names
-    ("tier 1: e2e on every PR", {"tier", "e2e", "pr"}), ("3, staging first", {"stage", "first"}),
-    ("30 days (archive after)", {"archiv"}), ("8x / 3 days", set()),
 ])
 def test_named_leaves_out_numbers_and_their_units(text, terms):
     assert values.named(text) == terms
