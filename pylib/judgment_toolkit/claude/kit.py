@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 TOOLS = {"judgment-ledger": "judgment-ledger.sh", "judgment-card": "judgment-card.sh",
          "ha": "ha"}  # installed console script -> its scripts/ entry point in a checkout
@@ -49,6 +48,7 @@ exit codes:
 
 def checkout_root() -> Path:
     """The plugin's own folder: $CLAUDE_PLUGIN_ROOT, else the checkout this module runs from."""
+    from pathlib import Path  # here: a hook pays for pathlib (and fnmatch, urllib) otherwise
     root = os.environ.get("CLAUDE_PLUGIN_ROOT")
     return Path(root) if root else Path(__file__).resolve().parents[3]
 
@@ -61,6 +61,7 @@ def tool_path(name: str) -> str | None:
     and this interpreter lacks the dependencies: its entry points would choose this same one
     (this runs from that folder's scripts/judgment-kit then), so they could not run either."""
     import shutil  # here: the recall and SessionStart never look for a tool
+    from pathlib import Path
     found = shutil.which(name)
     if found:
         return found
@@ -77,6 +78,7 @@ def tool_path(name: str) -> str | None:
 def _beside() -> list:
     """The folders of the running judgment-kit and of sys.executable, unresolved: a venv's
     python is a symlink out of the venv, and its bin folder is what holds the commands."""
+    from pathlib import Path
     folders = []
     if sys.argv and Path(sys.argv[0]).name == "judgment-kit":
         folders.append(Path(os.path.abspath(sys.argv[0])).parent)

@@ -5,7 +5,6 @@ scorer (judgment.rank) and the lexicon (judgment.lexicon) analyse text the same 
 lexicon is imported by the scorer: one module under both keeps the import graph acyclic
 (tests/python/imports/test_import_graph.py).
 """
-import importlib.util
 import re
 import sys
 import types
@@ -136,7 +135,8 @@ def _english_stemmer():
     if "snowballstemmer" in sys.modules:  # the package already ran: import as usual
         __import__("snowballstemmer.english_stemmer")
         return sys.modules["snowballstemmer.english_stemmer"].EnglishStemmer()
-    spec = importlib.util.find_spec("snowballstemmer")  # locates it without running it
+    from .deps import find_spec
+    spec = find_spec("snowballstemmer")  # locates it without running it
     if spec is None or not spec.submodule_search_locations:
         import snowballstemmer  # noqa: F401  (the ImportError a missing package raises)
     package = types.ModuleType("snowballstemmer")

@@ -1,9 +1,8 @@
 """The project's runtime dependencies, and how to tell a user to install them.
 
-Presence is checked with importlib.util.find_spec, which locates a module without importing it,
-so the read paths can check without paying for (or loading) jsonschema and ulid.
+Presence is checked with `find_spec`, which locates a module without importing it, so the read
+paths can check without paying for (or loading) jsonschema and ulid.
 """
-import importlib.util
 import sys
 
 # module name -> distribution name (as in pyproject.toml)
@@ -16,7 +15,7 @@ def missing(rank_mode="match"):
     """Distribution names of the runtime dependencies this interpreter cannot import (for a
     read in `rank_mode`: "relevance" needs RANKING too)."""
     needed = dict(REQUIRED, **RANKING) if rank_mode == "relevance" else REQUIRED
-    return [dist for module, dist in needed.items() if importlib.util.find_spec(module) is None]
+    return [dist for module, dist in needed.items() if find_spec(module) is None]
 
 
 def install_hint():
@@ -33,3 +32,19 @@ def skip_reason(missing_dists):
 # The packaged files are found and read in one place (judgment_toolkit.packaged); these names are
 # what the ledger modules have always imported.
 from ..packaged import MissingResource, text as packaged_text  # noqa: E402,F401
+
+
+def find_spec(name):
+    """importlib.util.find_spec for a top-level module name: the module's spec, found by the
+    import system's own finders (sys.meta_path) without importing it, or None. Asked of the
+    finders here because importing importlib.util (with contextlib and warnings) costs a hook
+    about a millisecond on every call."""
+    module = sys.modules.get(name)
+    if module is not None:
+        return getattr(module, "__spec__", None)
+    for finder in sys.meta_path:
+        find = getattr(finder, "find_spec", None)
+        spec = find(name, None) if find is not None else None
+        if spec is not None:
+            return spec
+    return None

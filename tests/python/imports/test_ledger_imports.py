@@ -4,8 +4,13 @@ job it starts inherits and answers with one stderr line per module it imports.
 
 Interpreter start-up is most of a read's cost, so every module a read imports beyond a bare
 `python -c pass` must be on the list below: a heavy import on the hot path (jsonschema, ulid,
-dataclasses, inspect, datetime, uuid, the relevance ranking in match mode ...) fails here, by
-name, whatever it costs on this machine (docs/judgment-ledger.md, "How it works")."""
+dataclasses, inspect, datetime, uuid, pathlib, importlib.util, the relevance ranking in match
+mode ...) fails here, by name, whatever it costs on this machine (docs/judgment-ledger.md, "How
+it works").
+
+The interpreter is started as an installed copy starts it (`plain_python`): the checkout's
+editable install puts a finder in site-packages that imports pathlib, fnmatch, urllib.parse and
+importlib.util at every start, which would hide those imports from the count."""
 import json
 import os
 import subprocess
@@ -34,6 +39,31 @@ READS = {
 }
 
 
+def plain_python(scratch):
+    """(an interpreter, its environment): this one without `site` (-S), so no .pth file of the
+    venv runs (the editable install's finder among them), with the venv's site-packages on
+    PYTHONPATH for the dependencies; scripts/lib/py.sh puts pylib before it."""
+    import sysconfig
+    wrapper = scratch / "python"
+    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" -S "$@"\n')
+    wrapper.chmod(0o755)
+    return str(wrapper), {"PYTHONPATH": sysconfig.get_paths()["purelib"]}
+
+
+# what any run of the toolkit imports beyond the start itself: `re` (and its enum, functools,
+# collections ...), `runpy` for `python -m` (with importlib.util; an installed console script
+# has none of it), `from __future__ import annotations`, errno
+NEEDED = "re, runpy, __future__, errno"
+
+
+def bare_start(env):
+    """What every start of an installed copy imports, `site` and what it imports (os, stat,
+    codecs, ...) without the .pth files that only a checkout's venv has, and NEEDED."""
+    code, names = imported([sys.executable, "-S", "-c", f"import site, {NEEDED}"], env)
+    assert code == 0 and "site" in names and "re" in names and "pathlib" not in names
+    return names
+
+
 def imported(argv, env):
     """The modules a run imports, from its importtime lines (stdout is discarded)."""
     r = subprocess.run(argv, env=dict(env, PYTHONPROFILEIMPORTTIME="1"), capture_output=True,
@@ -58,16 +88,15 @@ def env(tmp_path_factory):
                                 "question": f"queue pick {n}", "answer": "a", "rationale": "",
                                 "card_ref": "c", "tags": []}) + "\n")
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("HARNESS_", "PYTEST_"))}
-    environ.update(HARNESS_JUDGMENT_LEDGER=str(path), HOME=str(scratch),
-                   HARNESS_PYTHON=sys.executable)
+    python, more = plain_python(scratch)
+    environ.update(more, HARNESS_JUDGMENT_LEDGER=str(path), HOME=str(scratch),
+                   HARNESS_PYTHON=python)
     return environ
 
 
 @pytest.fixture(scope="module")
 def bare(env):
-    code, names = imported([sys.executable, "-c", "pass"], env)
-    assert code == 0 and names  # the probe sees start-up's own imports
-    return names
+    return bare_start(env)
 
 
 @pytest.mark.parametrize("read", sorted(READS))
