@@ -11,7 +11,10 @@ ledger holds N decisions of varied wording, appended in time order as `append` w
   - each hook's p90 wall time at 1k and 10k records (targets: the recall hook <= 2.5x the
     floor at 1k, <= 3.5x at 10k), and its p90 CPU time (steadier on a loaded machine);
   - `judgment-ledger prime` and `recall` at 10k records in CPU time (user + system of every
-    process, bash included), median, as a ratio to the floor's CPU time (target <= 4x).
+    process, bash included), median, as a ratio to the floor's CPU time (target <= 4x);
+  - the recall hook of an installed copy (this checkout's wheel in a venv of its own, see
+    installed_copy) against that copy's own floor: .venv's floor includes its editable
+    install's finder, about 10 ms that no installed copy pays.
 
     .venv/bin/python bench/hooks.py [--runs R] [--records N,N...]
 """
@@ -48,6 +51,35 @@ def write_ledger(path, records):
                     "question": f"For service {i}, which {topic}: {pair[0]} or {pair[1]}?",
                     "answer": pair[i % 2], "rationale": f"reason {i}: fewer moving parts",
                     "card_ref": "c", "tags": []}, separators=(",", ":")) + "\n")  # as append writes
+
+
+def installed_copy(tmp):
+    """The bin folder of a venv holding this checkout as a user installs it: a wheel, not the
+    editable install of .venv, whose finder imports pathlib, fnmatch, urllib.parse and
+    importlib.util at every start of .venv's python (about 10 ms: a floor that high flatters
+    every ratio). Its dependencies are read from .venv's site-packages, added by one .pth line
+    (the .pth files inside that folder, the editable finder among them, are not run). None,
+    with the reason, when it cannot be built."""
+    venv, wheels = Path(tmp) / "installed", Path(tmp) / "wheels"
+    paths = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    try:
+        for argv in ([PYTHON, "-m", "venv", "--without-pip", str(venv)],
+                     [PYTHON, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                      "--disable-pip-version-check", "-w", str(wheels), str(ROOT)]):
+            subprocess.run(argv, check=True, capture_output=True)
+        [wheel] = wheels.glob("*.whl")
+        subprocess.run([PYTHON, "-m", "pip", "--python", str(venv / "bin" / "python"), "install",
+                        "--quiet", "--no-deps", "--disable-pip-version-check", str(wheel)],
+                       check=True, capture_output=True)
+        ours = subprocess.run([PYTHON, "-c", paths], check=True, capture_output=True, text=True)
+        theirs = subprocess.run([str(venv / "bin" / "python"), "-c", paths], check=True,
+                                capture_output=True, text=True)
+    except (OSError, ValueError, subprocess.CalledProcessError) as e:
+        said = getattr(e, "stderr", None) or str(e)
+        said = said.decode(errors="replace") if isinstance(said, bytes) else said
+        return None, f"{type(e).__name__}: {said.strip().splitlines()[-1] if said.strip() else e}"
+    (Path(theirs.stdout.strip()) / "checkout-deps.pth").write_text(ours.stdout)
+    return venv / "bin", None
 
 
 def timed(argv, data, env, cwd, runs):
@@ -89,6 +121,13 @@ def main():
         print(f"floor {PYTHON} -c pass: p90 {f_wall * 1000:.1f} ms wall, CPU p90 {p90(floor_cpu) * 1000:.1f}"
               f" ms, median {f_cpu * 1000:.1f} ms"
               f" ({runs} runs each)")
+        copy, why = installed_copy(tmp)
+        if copy is None:
+            print(f"no installed copy measured: {why}")
+        else:
+            i_wall, i_cpu = timed([str(copy / "python"), "-c", "pass"], b"", env, tmp, runs)
+            print(f"floor of an installed copy (a wheel in its own venv) {copy / 'python'} -c pass:"
+                  f" p90 {p90(i_wall) * 1000:.1f} ms wall, CPU p90 {p90(i_cpu) * 1000:.1f} ms")
         for size in sizes:
             project = Path(tmp) / f"shop{size}" / "shop"
             (project / ".claude" / "state").mkdir(parents=True)
@@ -119,6 +158,14 @@ def main():
                 label = "recall, installed command"
                 print(f"  {'PreToolUse':12s} {label:28s} p90 {p90(wall) / f_wall:5.2f} x floor ({p90(wall) * 1000:.0f} ms);"
                       f" CPU p90 {p90(cpu) / p90(floor_cpu):5.2f} x ({p90(cpu) * 1000:.0f} ms)")
+            if copy is not None:
+                # the same hook as a user's installed copy runs it, against that copy's own floor
+                cmd = HOOKS["PreToolUse"][0]["hooks"][0]["command"]
+                wall, cpu = timed(["sh", "-c", cmd], json.dumps(rows[1][2]).encode(),
+                                  dict(here, PATH=f"{copy}:{env['PATH']}"), project, runs)
+                label = "recall, an installed copy"
+                print(f"  {'PreToolUse':12s} {label:28s} p90 {p90(wall) / p90(i_wall):5.2f} x its floor"
+                      f" ({p90(wall) * 1000:.0f} ms); CPU p90 {p90(cpu) / p90(i_cpu):5.2f} x")
             if size != max(sizes):
                 continue
             ledger = str(ROOT / "scripts" / "judgment-ledger.sh")
