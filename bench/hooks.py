@@ -12,9 +12,9 @@ ledger holds N decisions of varied wording, appended in time order as `append` w
     floor at 1k, <= 3.5x at 10k), and its p90 CPU time (steadier on a loaded machine);
   - `judgment-ledger prime` and `recall` at 10k records in CPU time (user + system of every
     process, bash included), median, as a ratio to the floor's CPU time (target <= 4x);
-  - the recall hook of an installed copy (this checkout's wheel in a venv of its own, see
-    installed_copy) against that copy's own floor: .venv's floor includes its editable
-    install's finder, about 10 ms that no installed copy pays.
+  - the recall hook, `prime` and `recall` of an installed copy (this checkout's wheel in a
+    venv of its own, see installed_copy) against that copy's own floor: .venv's floor
+    includes its editable install's finder, about 10 ms that no installed copy pays.
 
     .venv/bin/python bench/hooks.py [--runs R] [--records N,N...]
 """
@@ -149,32 +149,35 @@ def main():
                 wall, cpu = timed(["sh", "-c", cmd], json.dumps(payload).encode(), dict(here, **more), project, runs)
                 print(f"  {event:12s} {label:28s} p90 {p90(wall) / f_wall:5.2f} x floor ({p90(wall) * 1000:.0f} ms);"
                       f" CPU p90 {p90(cpu) / p90(floor_cpu):5.2f} x ({p90(cpu) * 1000:.0f} ms)")
-            if INSTALLED.exists():
-                # as an installed user runs it: `judgment-kit` on PATH is the console script
-                # (pipx, pip), found before the plugin folder's Bash launcher
+            # the recall as an installed user runs it: `judgment-kit` on PATH is the console
+            # script (pipx, pip), found before the plugin folder's Bash launcher; the editable
+            # one of .venv against .venv's floor, then an installed copy's against its own
+            for label, folder, floors in (
+                    ("recall, installed command", INSTALLED.parent if INSTALLED.exists() else None,
+                     (f_wall, p90(floor_cpu), "floor")),
+                    ("recall, an installed copy", copy,
+                     copy and (p90(i_wall), p90(i_cpu), "its floor"))):
+                if folder is None:
+                    continue
                 cmd = HOOKS["PreToolUse"][0]["hooks"][0]["command"]
                 wall, cpu = timed(["sh", "-c", cmd], json.dumps(rows[1][2]).encode(),
-                                  dict(here, PATH=f"{INSTALLED.parent}:{env['PATH']}"), project, runs)
-                label = "recall, installed command"
-                print(f"  {'PreToolUse':12s} {label:28s} p90 {p90(wall) / f_wall:5.2f} x floor ({p90(wall) * 1000:.0f} ms);"
-                      f" CPU p90 {p90(cpu) / p90(floor_cpu):5.2f} x ({p90(cpu) * 1000:.0f} ms)")
-            if copy is not None:
-                # the same hook as a user's installed copy runs it, against that copy's own floor
-                cmd = HOOKS["PreToolUse"][0]["hooks"][0]["command"]
-                wall, cpu = timed(["sh", "-c", cmd], json.dumps(rows[1][2]).encode(),
-                                  dict(here, PATH=f"{copy}:{env['PATH']}"), project, runs)
-                label = "recall, an installed copy"
-                print(f"  {'PreToolUse':12s} {label:28s} p90 {p90(wall) / p90(i_wall):5.2f} x its floor"
-                      f" ({p90(wall) * 1000:.0f} ms); CPU p90 {p90(cpu) / p90(i_cpu):5.2f} x")
+                                  dict(here, PATH=f"{folder}:{env['PATH']}"), project, runs)
+                print(f"  {'PreToolUse':12s} {label:28s} p90 {p90(wall) / floors[0]:5.2f} x {floors[2]}"
+                      f" ({p90(wall) * 1000:.0f} ms); CPU p90 {p90(cpu) / floors[1]:5.2f} x"
+                      f" ({p90(cpu) * 1000:.0f} ms)")
             if size != max(sizes):
                 continue
-            ledger = str(ROOT / "scripts" / "judgment-ledger.sh")
-            for name, argv in (("prime", [ledger, "prime", "--project", "shop", "--limit", "5"]),
-                               ("recall", [ledger, "recall", "--project", "shop", "--question",
-                                           "Which job queue: Redis or Postgres?"])):
-                _, cpu = timed(argv, b"", here, project, runs)
-                print(f"  judgment-ledger {name:7s} CPU median {statistics.median(cpu) / f_cpu:5.2f} x floor"
-                      f" ({statistics.median(cpu) * 1000:.0f} ms)")
+            commands = [(str(ROOT / "scripts" / "judgment-ledger.sh"), f_cpu, "floor")]
+            if copy is not None:  # the installed `judgment-ledger`, against its copy's floor
+                commands.append((str(copy / "judgment-ledger"), statistics.median(i_cpu),
+                                 "its floor (an installed copy)"))
+            for ledger, floor, of in commands:
+                for name, argv in (("prime", [ledger, "prime", "--project", "shop", "--limit", "5"]),
+                                   ("recall", [ledger, "recall", "--project", "shop", "--question",
+                                               "Which job queue: Redis or Postgres?"])):
+                    _, cpu = timed(argv, b"", here, project, runs)
+                    print(f"  judgment-ledger {name:7s} CPU median {statistics.median(cpu) / floor:5.2f}"
+                          f" x {of} ({statistics.median(cpu) * 1000:.0f} ms)")
 
 
 if __name__ == "__main__":
