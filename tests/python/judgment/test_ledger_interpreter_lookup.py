@@ -2,6 +2,7 @@
 happens when that Python lacks the project's dependencies."""
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -90,3 +91,30 @@ def test_missing_interpreter_for_other_commands(tmp_path):
 def test_deps_module_reports_nothing_missing_here():
     assert deps.missing() == []
     assert set(deps.REQUIRED.values()) == {"jsonschema", "python-ulid"}
+
+
+@pytest.mark.parametrize("name", ["json", "snowballstemmer", "jsonschema", "ulid",
+                                  "judgment_toolkit", "no_such_module_here", "sys"])
+def test_find_spec_finds_what_importlib_finds(name):
+    """deps.find_spec, which asks the import system's finders itself so that a hook does not
+    import importlib.util, finds a top-level module where importlib.util.find_spec does (the
+    editable install's finder included), and nothing where it finds nothing."""
+    import importlib.util
+    mine, theirs = deps.find_spec(name), importlib.util.find_spec(name)
+    assert (mine is None) == (theirs is None)
+    if theirs is not None:
+        assert (mine.name, mine.origin) == (theirs.name, theirs.origin)
+
+
+def test_find_spec_does_not_import_the_module(tmp_path):
+    code = ("import sys\nfrom judgment_toolkit.judgment import deps\n"
+            "spec = deps.find_spec('jsonschema')\n"
+            "print(spec is not None, 'jsonschema' in sys.modules, 'importlib.util' in sys.modules)")
+    r = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=f"{ROOT / 'pylib'}:{sitepackages()}"))
+    assert r.stdout.split() == ["True", "False", "False"], r.stderr
+
+
+def sitepackages():
+    import sysconfig
+    return sysconfig.get_paths()["purelib"]
