@@ -27,6 +27,7 @@ PACKAGED = "lexicon.txt"  # in templates/ (judgment_toolkit.packaged)
 ENV = "HARNESS_JUDGMENT_LEXICON"
 MAX_BYTES = 4 * 1024 * 1024  # a lexicon file larger than this is refused, unread
 EXPANSION_WEIGHT = 0.5  # of a query's own term
+PLACES_MAX = 4096  # needles whose places a Lexicon keeps (Lexicon._places)
 _ALNUM = frozenset("0123456789abcdefghijklmnopqrstuvwxyz")  # folded ASCII letters and digits
 _ASCII_RUN = re.compile("[0-9a-z]+")
 
@@ -178,6 +179,8 @@ class Lexicon:
                 at = text.find(needle, end + 1) if end != -1 else -1
             else:
                 at = text.find(needle, at + 1)
+        if len(self.places) >= PLACES_MAX:  # a long-lived process (the MCP server) asks on
+            self.places.clear()  # and on: the kept places stay bounded
         self.places[needle] = found
         return found
 

@@ -121,6 +121,17 @@ def test_each_needle_is_looked_for_once():
     assert all(lx.places[n] is places for n, places in searched.items())
 
 
+def test_the_kept_places_stay_bounded(monkeypatch):
+    """A long-lived process (the MCP server) keeps one lexicon and asks it for ever new
+    needles: at PLACES_MAX kept, they are dropped and found again when asked."""
+    monkeypatch.setattr(lexicon, "PLACES_MAX", 3)
+    lx = fresh_lexicon()
+    for word in ["queue", "cache", "deploy", "rollback", "database"]:
+        lx.fired(rank.terms(word))
+        assert len(lx.places) <= 3
+    assert lx.fired(rank.terms("queue")) == fresh_lexicon().fired(rank.terms("queue"))
+
+
 # --- the format ----------------------------------------------------------------------------------
 
 def parse(text):
