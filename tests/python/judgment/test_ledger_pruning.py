@@ -157,3 +157,50 @@ def test_prime_falls_back_to_the_exact_pass_when_a_kept_line_is_no_record(in_tim
                 b'"answer":"a"}\n')
     found = prime.recent(in_time_order, "demo", 5)
     assert found == brute_newest(in_time_order, "demo")[:5] and found[0]["id"] == "id-1998"
+
+
+@pytest.fixture
+def three_blocks(tmp_path):
+    """About 3 MiB (three of the reader's 1 MiB blocks) of records of three projects in no time
+    order, times often equal, every line as append writes it, but for a line of p1 with a
+    fraction in its time (early) and a line of p2 whose answer is "p1" (late): for p1 the
+    blocks holding them are read line by line; for p0 and p2 every block is ranked whole."""
+    rng = random.Random(7)
+    recs = [rec(n, project=f"p{n % 3}", rationale="r" * 400,
+                decided_at=f"2026-0{rng.randint(1, 3)}-0{rng.randint(1, 9)}T0{rng.randint(0, 2)}:00:00Z")
+            for n in range(7000)]
+    recs[1000] = rec(1000, project="p1", decided_at="2026-03-09T02:00:00.5Z")
+    recs[6500] = rec(6500, project="p2", answer="p1", decided_at="2026-03-09T02:00:00Z")
+    path = tmp_path / "l.jsonl"
+    write_records(path, recs)
+    assert path.stat().st_size > 2 * (1 << 20)
+    return path
+
+
+@pytest.fixture
+def times_read(monkeypatch):
+    """How many lines had their time read one at a time (ledger.line_time_key, called through)."""
+    count = [0]
+    real = ledger.line_time_key
+
+    def counting(line):
+        count[0] += 1
+        return real(line)
+    monkeypatch.setattr(ledger, "line_time_key", counting)
+    return count
+
+
+@pytest.mark.parametrize("project", ["p0", "p1", "p2"])
+def test_prime_ranks_whole_blocks_as_sorting_every_record_does(three_blocks, times_read, project):
+    """A block whose lines of the project are all as append writes them is ranked by one
+    expression over it and a selection of its newest (prime._canonical); any other block line
+    by line. Either way: the same records as sorting every record, newest first, the later
+    line first on equal times."""
+    newest = brute_newest(three_blocks, project)
+    times_read[0] = 0
+    for limit in (1, 5, 50):
+        assert prime.recent(three_blocks, project, limit) == newest[:limit]
+    if project == "p1":
+        assert times_read[0] > 0  # the blocks with p1's odd lines, line by line
+    else:
+        assert times_read[0] == 0  # every block ranked whole
