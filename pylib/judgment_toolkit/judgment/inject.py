@@ -12,8 +12,9 @@ INTERFACE (fixed):
 
 The list is best first and holds at most MAX_ANSWERS items; an empty list means "say nothing".
 `question` is the question's text, `options` the option labels (they weigh less than the
-question), `header` AskUserQuestion's short name for the question's subject ("Rollout"). Raises only what ledger.records raises for an unreadable ledger (OSError and
-ledger's own errors); the hook maps every exception to silence.
+question), `header` AskUserQuestion's short name for the question's subject ("Rollout").
+Raises only what ledger.records raises for an unreadable ledger (OSError and ledger's own
+errors); the hook maps every exception to silence.
 
 The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
   1. rank: one pass of the relevance ranking (judgment.rank, BM25 with the lexicon) over the

@@ -36,7 +36,6 @@ import json
 import math
 from operator import add
 import re
-import sys
 
 from . import ledger, rank
 from .analysis import fold, needles
@@ -58,11 +57,10 @@ _TAG_LIST = r'("[^"\n]*"(?:,"[^"\n]*")*)\]'
 # (the id, the project and decided_at in one group: one bytes object a line fewer to build).
 # The repeats are possessive (*+, ?+: no backtracking state kept, ~20% faster at 10k lines):
 # what follows each ("... or ,"card_ref") can never match where giving back would put it.
-_RECORD = (rb'\{"id":"([^"]*+",%s,"decided_at":"[^"]*+)",'
-           rb'"question":"([^"]*+)","answer":"([^"]*+)"(?:,"rationale":"([^"]*+)")?+'
-           rb',"card_ref":"([^"]*+)","tags":\[("[^"]*+"(?:,"[^"]*+")*+|)\]')
-if sys.version_info < (3, 11):  # no possessive repeats before 3.11: the same matches, slower
-    _RECORD = _RECORD.replace(b"*+", b"*").replace(b"?+", b"?")
+_RECORD = ledger.possessive(
+    rb'\{"id":"([^"]*+",%s,"decided_at":"[^"]*+)",'
+    rb'"question":"([^"]*+)","answer":"([^"]*+)"(?:,"rationale":"([^"]*+)")?+'
+    rb',"card_ref":"([^"]*+)","tags":\[("[^"]*+"(?:,"[^"]*+")*+|)\]')
 _LF = re.compile(b"\n")
 _Q, _A, _R, _T = (rank.WEIGHTS[f] for f in ("question", "answer", "rationale", "tags"))
 

@@ -8,7 +8,6 @@ FIFO in its place is not waited on.
 """
 import heapq
 import re
-import sys
 
 from . import ledger
 from ..output import CONTROL, safe
@@ -55,8 +54,8 @@ def _recent_unparsed(path, project, limit):
     if f is None:
         return []
     needle = ledger.project_needle(project)
-    line = _CANONICAL % re.escape(needle)
-    canonical = (re.compile(b"\n" + line), re.compile(line))
+    pattern = _CANONICAL % re.escape(needle)
+    canonical = (re.compile(b"\n" + pattern), re.compile(pattern))
     top = []
 
     def offer(key, offset, line):
@@ -103,10 +102,8 @@ def _recent_unparsed(path, project, limit):
 # text then sorts as the time does (time_key); the project's needle put in at %s. Searched
 # after an LF (a literal start, several times faster than a multi-line "^"), and at the
 # block's start.
-_CANONICAL = (rb'\{"id":"[^"\n]*+","project":%s,"decided_at":"'
-              rb'([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)"')
-if sys.version_info < (3, 11):  # no possessive repeats before 3.11: the same matches, slower
-    _CANONICAL = _CANONICAL.replace(b"*+", b"*")
+_CANONICAL = ledger.possessive(rb'\{"id":"[^"\n]*+","project":%s,"decided_at":"'
+                               rb'([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)"')
 
 
 def _canonical(patterns, needle, buf, cut):

@@ -2,7 +2,6 @@
 happens when that Python lacks the project's dependencies."""
 import os
 import subprocess
-import sys
 
 import pytest
 
@@ -107,14 +106,13 @@ def test_find_spec_finds_what_importlib_finds(name):
 
 
 def test_find_spec_does_not_import_the_module(tmp_path):
+    """In an interpreter started as an installed copy starts it (no editable finder, which
+    imports importlib.util at every start and would hide it)."""
+    from imports.test_ledger_imports import plain_python
+    python, env = plain_python(tmp_path)
     code = ("import sys\nfrom judgment_toolkit.judgment import deps\n"
             "spec = deps.find_spec('jsonschema')\n"
             "print(spec is not None, 'jsonschema' in sys.modules, 'importlib.util' in sys.modules)")
-    r = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True,
-                       env=dict(os.environ, PYTHONPATH=f"{ROOT / 'pylib'}:{sitepackages()}"))
+    r = subprocess.run([python, "-c", code], capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=f"{ROOT / 'pylib'}:{env['PYTHONPATH']}"))
     assert r.stdout.split() == ["True", "False", "False"], r.stderr
-
-
-def sitepackages():
-    import sysconfig
-    return sysconfig.get_paths()["purelib"]
