@@ -498,6 +498,7 @@ class Topic:
         self.generic = generic_words()
         self.cache = {}
         self.options = set(analysis.terms(" ".join(options)))
+        self.given = _Given(options)
 
     def _words(self, rec):
         key = id(rec)
@@ -542,13 +543,13 @@ class Topic:
         # a later decision that reverses x is often asked as a change ("move the console to
         # Next.js?") and shares fewer words with it: enough when it nearly answers by itself
         # ... and when it speaks of the same alternatives: the asked question's option labels,
-        # or the answer of the decision it would reverse
+        # or the answer of the decision it would reverse, or a quantity an option offers
         if not (similar >= SAME_LOOSE and newer):
             return False
         answer = _string(x, "answer")
         if match >= NEAR:  # a word of a change ("keep semver?") is not an alternative
             return bool((b[1] & (self.options | set(self.analysis.terms(answer))))
-                        - change_terms())
+                        - change_terms()) or self.given.holds(y)
         # ... or, however far it is from the asked question, when its own question names the
         # answer it changes ("Go 대신 Rust로 다시 짤까?" after "Go or Rust?" -> Go): a reversal
         # asked in the earlier answer's words
@@ -628,6 +629,7 @@ def _answer(rec):
 CHANGE = """
 move switch replace migrate instead still now anymore again drop stop revisit reconsider
 upgrade downgrade raise lower increase reduce change shorten extend cut back retire keep
+promote demote tighten loosen relax
 """
 CHANGE_KOREAN = tuple("""
 바꾸 바꿀 바꿔 바꾼 바꿈 옮기 옮길 옮겨 옮긴 대신 전환 교체 이전 늘리 늘릴 늘려 늘린 줄이 줄일 줄여 줄인

@@ -440,3 +440,39 @@ def test_a_word_of_change_shared_with_an_option_is_no_alternative(tmp_path):
     assert judged["docs"]["match"] >= inject.NEAR  # near enough to be weighed as a reversal
     found = inject.answers(str(path), "shop", asked, labels)
     assert ids(found) == ["scheme"] and found[0]["earlier"] == []
+
+
+def test_a_promotion_is_worded_as_a_change(tmp_path):
+    """docs/judgment-ledger.md, "Recall for automatic injection", step 3: "promote", "demote",
+    "tighten", "loosen" and "relax" are words of a change (inject.CHANGE), so a later decision
+    asked as a promotion reverses the earlier level it promotes from, and leads."""
+    path = tmp_path / "ledger.jsonl"
+    level = decision("level", "Windows support level?",
+                     "tier 2: we build and ship it, no e2e tests in CI", at="2025-07-17")
+    promoted = decision("promoted", "Promote Windows to tier 1?",
+                        "tier 1: e2e on windows-latest in CI for every PR", at="2026-10-07")
+    write_records(path, TEAM + [level, promoted])
+    asked, labels = "Windows: do PRs run e2e on Windows, or is it build-only?", ["e2e on every PR", "build only"]
+    found = inject.answers(str(path), "shop", asked, labels)
+    assert ids(found) == ["promoted"] and [r["id"] for r in found[0]["earlier"]] == ["level"]
+
+
+def test_a_later_decision_giving_an_offered_quantity_speaks_of_the_same_alternatives(tmp_path):
+    """docs/judgment-ledger.md, "Recall for automatic injection", step 3: a later decision worded
+    as a change, near the asked question, speaks of its alternatives when its answer gives a
+    quantity an option offers ("5회, 24시간" for "5x / 24h", judgment.values.quantities), though
+    it shares no word with the labels or the earlier answer: it leads, the earlier is shown."""
+    path = tmp_path / "ledger.jsonl"
+    team = [d for d in TEAM if d["id"] != "webhooks"]
+    first = decision("retries", "How many times should failed webhook deliveries be retried?",
+                     "8 times over 3 days, exponential backoff", at="2025-03-04")
+    fewer = decision("fewer", "웹훅 재시도 횟수 줄일까요? 가맹점 서버 부하 민원이 들어옴",
+                     "5회, 24시간 안에 끝나게", at="2026-07-07")
+    write_records(path, team + [first, fewer])
+    asked, labels = "webhook retry policy — how many tries, over how long?", ["8x / 3 days", "5x / 24h", "3x / 1h"]
+    found = inject.answers(str(path), "shop", asked, labels)
+    assert ids(found) == ["fewer"] and [r["id"] for r in found[0]["earlier"]] == ["retries"]
+    # the same later decision, its answer a quantity no option offers: not the same alternatives
+    other = dict(fewer, answer="6회, 12시간 안에 끝나게")
+    write_records(path, team + [first, other])
+    assert ids(inject.answers(str(path), "shop", asked, labels)) == ["retries"]
