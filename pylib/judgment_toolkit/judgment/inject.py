@@ -629,7 +629,6 @@ def _answer(rec):
 CHANGE = """
 move switch replace migrate instead still now anymore again drop stop revisit reconsider
 upgrade downgrade raise lower increase reduce change shorten extend cut back retire keep
-promote demote tighten loosen relax
 """
 CHANGE_KOREAN = tuple("""
 바꾸 바꿀 바꿔 바꾼 바꿈 옮기 옮길 옮겨 옮긴 대신 전환 교체 이전 늘리 늘릴 늘려 늘린 줄이 줄일 줄여 줄인

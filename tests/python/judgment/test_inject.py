@@ -442,21 +442,6 @@ def test_a_word_of_change_shared_with_an_option_is_no_alternative(tmp_path):
     assert ids(found) == ["scheme"] and found[0]["earlier"] == []
 
 
-def test_a_promotion_is_worded_as_a_change(tmp_path):
-    """docs/judgment-ledger.md, "Recall for automatic injection", step 3: "promote", "demote",
-    "tighten", "loosen" and "relax" are words of a change (inject.CHANGE), so a later decision
-    asked as a promotion reverses the earlier level it promotes from, and leads."""
-    path = tmp_path / "ledger.jsonl"
-    level = decision("level", "Windows support level?",
-                     "tier 2: we build and ship it, no e2e tests in CI", at="2025-07-17")
-    promoted = decision("promoted", "Promote Windows to tier 1?",
-                        "tier 1: e2e on windows-latest in CI for every PR", at="2026-10-07")
-    write_records(path, TEAM + [level, promoted])
-    asked, labels = "Windows: do PRs run e2e on Windows, or is it build-only?", ["e2e on every PR", "build only"]
-    found = inject.answers(str(path), "shop", asked, labels)
-    assert ids(found) == ["promoted"] and [r["id"] for r in found[0]["earlier"]] == ["level"]
-
-
 def test_a_later_decision_giving_an_offered_quantity_speaks_of_the_same_alternatives(tmp_path):
     """docs/judgment-ledger.md, "Recall for automatic injection", step 3: a later decision worded
     as a change, near the asked question, speaks of its alternatives when its answer gives a
