@@ -115,9 +115,12 @@ def strip(text):
     return head
 
 
-def annotate(tool_input: dict, found: list) -> dict | None:
+def annotate(tool_input: dict, found: list, option_of=None) -> dict | None:
     """A copy of `tool_input` with each question's past decision added (found[i]: the answers
-    for question i, best first; only the first is shown), or None when nothing is added."""
+    for question i, best first; only the first is shown), or None when nothing is added. The
+    note goes on the option the past answer is (chosen_labels), else on the one label
+    `option_of(answer, labels)` returns (the hook's: judgment.inject.option_of, "SQS" for
+    "Amazon SQS"), else under the question."""
     items = shape(tool_input)
     if items is None or not any(found):
         return None
@@ -126,7 +129,10 @@ def annotate(tool_input: dict, found: list) -> dict | None:
         if not answers:
             continue
         best = answers[0]
-        hits = chosen_labels(best["record"]["answer"], [o["label"] for o in q["options"]])
+        labels = [o["label"] for o in q["options"]]
+        hits = chosen_labels(best["record"]["answer"], labels)
+        if not hits and option_of is not None:
+            hits = [label for label in option_of(best["record"]["answer"], labels) if label in labels][:1]
         if hits:
             for o in q["options"]:
                 if o["label"] in hits:

@@ -171,7 +171,8 @@ def ask_recall(payload: dict) -> None:
     if not any(found):
         return
     out = {"hookEventName": "PreToolUse"}
-    updated = annotate.annotate(tool_input, found)
+    from judgment_toolkit.judgment import inject  # (imported already by the recall)
+    updated = annotate.annotate(tool_input, found, inject.option_of)
     if updated is not None:
         out["updatedInput"] = updated
     context = recall_context(project_name(payload), asked, found)

@@ -355,23 +355,57 @@ class _Offered:
         return found
 
     def holds(self, rec):
-        text = _string(rec, "answer")
+        return next(self._held(_string(rec, "answer")), None) is not None
+
+    def options_held(self, text):
+        """The options whose label the answer `text` is, as `holds` reads it (their order)."""
+        found = set(self._held(text))
+        return [option for _, option in self.offered if option in found]
+
+    def options_within(self, text):
+        """The options whose label holds every term of the answer `text` that names something,
+        words of a change and generic words aside ("Detox로 전환" is "Detox"), each term read
+        as itself or as a word of a lexicon group it fires ("가맹점 현지 시간" is "Merchant
+        local time"): the answer says nothing the label does not."""
+        generic = generic_words()
+        answer = {t for t in self.named(text) - change_terms() if not is_generic((t,), generic)}
+        if not answer or not self.labels:
+            return []
+        as_answer = self._read(answer)
+        return [option for label, option in self.offered
+                if all(t in label or not as_answer[t].isdisjoint(label) for t in answer)]
+
+    def _held(self, text):
+        """The options whose label the answer `text` is, each once: first those read by their
+        terms alone, then through the lexicon, then by how they sound (the costlier readings
+        only when the cheaper found none of the options yet to be read)."""
         answer = self.named(text)
         if not answer or not self.labels:
-            return False
-        if any(answer <= label or label <= answer for label in self.labels):
-            return True
+            return
+        left = []
+        for label, option in self.offered:
+            if answer <= label or label <= answer:
+                yield option
+            else:
+                left.append((label, option))
+        if not left:
+            return
         as_answer = self._read(answer)
-        for label in self.labels:
+        held = set().union(*as_answer.values())
+        unheard = []
+        for label, option in left:
             as_label = self._read(label)
             readings = set().union(*as_label.values())
-            if all(t in readings or not as_answer[t].isdisjoint(label) for t in answer):
-                return True
-            held = set().union(*as_answer.values())
-            if all(t in held or not as_label[t].isdisjoint(answer) for t in label):
-                return True
-        heard = _sounds(text)  # "Markdown" for "마크다운"
-        return any(_spoken(option, label, answer, heard) for label, option in self.offered)
+            if (all(t in readings or not as_answer[t].isdisjoint(label) for t in answer)
+                    or all(t in held or not as_label[t].isdisjoint(answer) for t in label)):
+                yield option
+            else:
+                unheard.append((label, option))
+        if unheard:
+            heard = _sounds(text)  # "Markdown" for "마크다운"
+            for label, option in unheard:
+                if _spoken(option, label, answer, heard):
+                    yield option
 
 
 def _words_and_sounds(text):
@@ -394,6 +428,33 @@ def _spoken(option, label, terms, heard):
 def _sounds(text):
     """{(script, key)} of the words of `text` (judgment.loanword)."""
     return {sound for _, sounds in _words_and_sounds(text) for sound in sounds}
+
+
+def option_of(answer, labels, env=None):
+    """[the label of the option a past answer chose] when one option alone is it, else []
+    (docs/claude-kit.md, "What the person sees"): the one label that holds every word of the
+    answer that names something (_Offered.options_within), else the one label that offers a
+    quantity the answer gives ("5회, 24시간" for "5x / 24h", judgment.values.quantities), a
+    number without a unit only with every word of the label that names something ("iOS 17"
+    for "올린다, iOS 17 이상", not "PDF + ICD-10" for "KCD-8 (ICD-10 기반)"). Where none is,
+    or several, the hook's note goes under the question, which is never wrong about the
+    option."""
+    offered = _Offered(labels, env)
+    within = offered.options_within(answer)
+    if len(within) == 1:
+        return within
+    from .values import quantities
+    given = quantities(answer)
+    if not given:
+        return []
+    names = offered.named(answer)
+
+    def offers(label):
+        shared = given & quantities(label)
+        return bool(shared) and (any(unit is not None for _, unit in shared)
+                                 or offered.named(label) <= names)
+    offering = [label for label in labels if offers(label)]
+    return offering if len(offering) == 1 else []
 
 
 class _Given:

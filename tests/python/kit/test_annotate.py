@@ -180,3 +180,58 @@ def test_claude_gets_one_line_per_past_decision_with_its_mem_id_and_what_it_reve
     many = [[{"record": dict(rec, id=f"r{i}", rationale="x" * 400), "earlier": []} for i in range(40)]]
     assert len(recall_context("shop", asked[:1], many).encode()) <= CONTEXT_LIMIT
     assert recall_context("shop", asked, [[], []]) == ""
+
+
+def test_the_note_goes_on_the_one_option_the_answer_is_in_other_words():
+    """docs/claude-kit.md, "What the person sees": a past answer that is no label as written
+    ("5회, 24시간 안에 끝나게" for "5x / 24h") is put on the option judgment.inject.option_of
+    finds; without it, or where it finds none, under the question."""
+    from judgment_toolkit.judgment import inject
+    asked = {"questions": [{"question": "webhook retry policy: how many tries, over how long?",
+                            "header": "Retries", "multiSelect": False,
+                            "options": [{"label": l, "description": d} for l, d in
+                                        [("8x / 3 days", "patient"), ("5x / 24h", "lighter"),
+                                         ("3x / 1h", "fast")]]}]}
+    rec = {"id": "a", "decided_at": "2026-07-07T10:00:00Z", "answer": "5회, 24시간 안에 끝나게",
+           "rationale": "merchants' servers complained", "question": "웹훅 재시도 횟수 줄일까요?"}
+    updated = annotate.annotate(asked, [[{"record": rec, "earlier": []}]], inject.option_of)
+    options = updated["questions"][0]["options"]
+    assert options[1]["description"] == ("lighter " + annotate.MARK
+                                         + "Chosen on 2026-07-07: merchants' servers complained")
+    assert [options[0], options[2]] == [asked["questions"][0]["options"][i] for i in (0, 2)]
+    assert updated["questions"][0]["question"] == asked["questions"][0]["question"]
+    assert annotate.strip_input(updated) == asked
+    plain = annotate.annotate(asked, [[{"record": rec, "earlier": []}]])
+    assert annotate.MARK in plain["questions"][0]["question"]
+    # a label the function names that is not offered, or several: the first offered, else none
+    for names, on in [(["nope"], None), (["3x / 1h", "8x / 3 days"], 2), ([], None)]:
+        got = annotate.annotate(asked, [[{"record": rec, "earlier": []}]], lambda a, l: names)
+        marked = [i for i, o in enumerate(got["questions"][0]["options"]) if annotate.MARK in o["description"]]
+        assert marked == ([] if on is None else [on])
+        assert (annotate.MARK in got["questions"][0]["question"]) == (on is None)
+
+
+def test_generated_inputs_with_option_of_stay_valid_with_one_note_a_question():
+    """The rewrite with judgment.inject.option_of is valid by construction as well: every
+    generated shape stays valid, strips back to what was asked, and carries one note for each
+    question answered (on one option or under the question), none for the others."""
+    from judgment_toolkit.judgment import inject
+    rng = random.Random(2027)
+    for n in range(300):
+        asked = generated(rng)
+        found = [[past(rng, q, n)] if rng.random() < 0.7 else [] for q in asked["questions"]]
+        for answers, q in zip(found, asked["questions"]):
+            if answers and rng.random() < 0.5:  # an answer in other words than its label
+                answers[0]["record"]["answer"] = f"move to {rng.choice(q['options'])['label']}"
+        updated = annotate.annotate(asked, found, inject.option_of)
+        if not any(found):
+            assert updated is None
+            continue
+        valid(updated)
+        assert annotate.strip_input(updated) == asked
+        for q, answers in zip(updated["questions"], found):
+            texts = [q["question"]] + [o["description"] for o in q["options"]]
+            notes = sum(annotate.MARK in t for t in texts)
+            multi = answers and "," in answers[0]["record"]["answer"] and annotate.chosen_labels(
+                answers[0]["record"]["answer"], [o["label"] for o in q["options"]])
+            assert notes == (len(multi) if multi else 1 if answers else 0)

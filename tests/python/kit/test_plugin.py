@@ -166,6 +166,27 @@ def test_the_recall_hook_reads_the_questions_header(shop):
     assert (r.returncode, r.stdout) == (0, "")
 
 
+def test_the_note_goes_on_the_option_an_answer_in_other_words_chose(shop):
+    """docs/claude-kit.md, "What the person sees": the hook, as Claude Code runs it, puts the
+    past decision on the option it chose when the answer was recorded in other words ("SQS로
+    전환" for "Amazon SQS"), and the question stays as asked."""
+    project, home = shop
+    subprocess.run([str(ROOT / "scripts" / "judgment-ledger.sh"), "append", "--project", "shop",
+                    "--question", "Which queue backend should the workers use?", "--answer", "SQS로 전환",
+                    "--card-ref", "c.json", "--rationale", "managed, no ops"], cwd=project, check=True)
+    payload = ask_payload("PreToolUse", project)
+    question = "Which queue backend should the new workers use?"
+    payload["tool_input"]["questions"][0].update(question=question, options=[
+        {"label": "Postgres (SKIP LOCKED)", "description": "no new service"},
+        {"label": "Amazon SQS", "description": "managed"}])
+    r = run_hook("PreToolUse", payload, home, project)
+    assert r.returncode == 0
+    asked = json.loads(r.stdout)["hookSpecificOutput"]["updatedInput"]["questions"][0]
+    assert asked["question"] == question
+    assert asked["options"][0] == payload["tool_input"]["questions"][0]["options"][0]
+    assert asked["options"][1]["description"].startswith("managed \u200c\u21ba Chosen on 20")
+
+
 def test_not_installed_one_line_exit_zero(shop, tmp_path):
     project, home = shop
     bare = tmp_path / "plugin"  # a plugin folder without the tools
