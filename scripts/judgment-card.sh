@@ -89,7 +89,7 @@ cmd_recall() {
   card_args "project|rank format" "json" "$@"
   cli_json  # it prints JSON either way
   local mode
-  mode="$(cli_rank_mode)"
+  mode="$(cli_recall_mode)"
   py_exec "$TOOL" card-recall "${POS[0]}" "${ARG[project]}" "$mode"
 }
 

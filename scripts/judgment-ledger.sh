@@ -87,7 +87,7 @@ cmd_search() {
 cmd_recall() {
   read_args question "$@"
   local mode
-  mode="$(cli_rank_mode)"
+  mode="$(cli_recall_mode)"
   py_exec "$TOOL" recall "${ARG[project]}" "${ARG[question]}" "$mode"
 }
 

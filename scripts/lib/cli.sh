@@ -181,17 +181,44 @@ cli_nonempty() {
   done
 }
 
-# cli_rank_mode: the --rank value, else $HARNESS_JUDGMENT_RANK when set and not empty, else
-# match (judgment.search.MODES).
+CLI_RANK_MODES=(match relevance)            # judgment.search.MODES
+CLI_RECALL_MODES=(match relevance answers)  # judgment.search.RECALL_MODES: a recall's --rank
+
+# cli_rank_mode [MODE...]: the --rank value, one of MODE... (default CLI_RANK_MODES), else
+# $HARNESS_JUDGMENT_RANK when set and not empty (one of CLI_RANK_MODES), else match.
 cli_rank_mode() {
   local mode
+  if (($# == 0)); then set -- "${CLI_RANK_MODES[@]}"; fi
   if [[ -v "ARG[rank]" ]]; then
     mode="${ARG[rank]}"
-    [[ "$mode" == match || "$mode" == relevance ]] || usage_error "rank: must be match or relevance, not '$mode'"
+    cli_one_of "$mode" "$@" || usage_error "rank: must be $(cli_either "$@"), not '$mode'"
   else
     mode="${HARNESS_JUDGMENT_RANK:-match}"
-    [[ "$mode" == match || "$mode" == relevance ]] \
-      || usage_error "rank: HARNESS_JUDGMENT_RANK must be match or relevance, not '$mode'"
+    cli_one_of "$mode" "${CLI_RANK_MODES[@]}" \
+      || usage_error "rank: HARNESS_JUDGMENT_RANK must be $(cli_either "${CLI_RANK_MODES[@]}"), not '$mode'"
   fi
   printf '%s\n' "$mode"
+}
+
+# cli_recall_mode: cli_rank_mode for a recall, whose --rank takes answers too.
+cli_recall_mode() {
+  cli_rank_mode "${CLI_RECALL_MODES[@]}"
+}
+
+# cli_one_of WORD CHOICE...: whether WORD is one of the CHOICEs.
+cli_one_of() {
+  local word="$1" choice
+  shift
+  for choice; do [[ "$word" == "$choice" ]] && return 0; done
+  return 1
+}
+
+# cli_either CHOICE...: the choices as a sentence says them ("a, b or c"), as
+# judgment.search._either does.
+cli_either() {
+  local text="$1"
+  shift
+  while (($# > 1)); do text+=", $1"; shift; done
+  if (($#)); then text+=" or $1"; fi
+  printf '%s' "$text"
 }

@@ -204,7 +204,29 @@ add() { # add PROJECT QUESTION [more flags...]
   [ "$stderr" = "judgment-ledger: search: rank: HARNESS_JUDGMENT_RANK must be match or relevance, not 'bm25'" ]
   run --separate-stderr "$LEDGER" recall --project demo --question q --rank fuzzy
   [ "$status" -eq 64 ]
-  [ "$stderr" = "judgment-ledger: recall: rank: must be match or relevance, not 'fuzzy'" ]
+  [ "$stderr" = "judgment-ledger: recall: rank: must be match, relevance or answers, not 'fuzzy'" ]
+}
+
+@test "recall --rank answers: only the decision that answers, the newest of a reversal; nothing for an unrelated question" {
+  # docs/judgment-ledger.md, "judgment-ledger.sh recall": the hook's recall (Recall for automatic injection)
+  mkdir -p "${HARNESS_JUDGMENT_LEDGER%/*}"
+  local q day id answer
+  while IFS='|' read -r day id answer q; do  # decisions of a year, as append writes them
+    printf '{"id":"%s","project":"demo","decided_at":"2025-%sT10:00:00Z","question":"%s","answer":"%s","rationale":"","card_ref":"c","tags":[]}\n' \
+      "$id" "$day" "$q" "$answer" >>"$HARNESS_JUDGMENT_LEDGER"
+  done <<'DECISIONS'
+01-10|old|redis|Use Redis or Postgres for the job queue?
+02-11|logs|30 days|How long do we retain application logs?
+03-12|pages|cursor|Offset or cursor pagination for list endpoints?
+09-13|new|postgres|Move the job queue from Redis to Postgres?
+DECISIONS
+  run --separate-stderr "$LEDGER" recall --project demo --question "Which job queue: Redis or Postgres?" --rank answers
+  [ "$status" -eq 0 ] && [ -z "$stderr" ]
+  [ "$(json_eval '" ".join(i["mem_id"] for i in d)' <<<"$output")" = "judgment-ledger:new" ]
+  run --separate-stderr "$LEDGER" recall --project demo --question "Which CSS framework for the marketing site?" --rank answers
+  [ "$status" -eq 0 ] && [ "$output" = "[]" ]
+  run "$LEDGER" recall --project demo --question "Which CSS framework for the marketing site?"
+  [ "$output" != "[]" ] # the string match still finds "for the"
 }
 
 @test "relevance: a Korean question finds an English decision; HARNESS_JUDGMENT_LEXICON adds a team's words" {

@@ -78,9 +78,12 @@ def ledger_fields(card, answer, why, project, path):
 
 def recall(card, project, path=None, mode="match"):
     """The card with similar_past_decisions replaced by the ledger's recall for its question
-    (ranked by `mode`, see search.MODES)."""
+    (ranked by `mode`, see search.RECALL_MODES; "answers" weighs its option labels too)."""
     from . import ledger, recall as recall_mod
-    items = recall_mod.recall(path or ledger.default_path(), project, card["question"], mode)
+    labels = [o["label"] for o in card.get("options", ()) if isinstance(o, dict)
+              and isinstance(o.get("label"), str)]
+    items = recall_mod.recall(path or ledger.default_path(), project, card["question"], mode,
+                              labels)
     merged = recall_mod.merge(card, items)
     problems = violations(merged)
     if problems:  # cannot happen for a valid card and recall items; checked, not assumed

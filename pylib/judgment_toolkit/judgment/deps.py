@@ -13,8 +13,8 @@ RANKING = {"snowballstemmer": "snowballstemmer"}
 
 def missing(rank_mode="match"):
     """Distribution names of the runtime dependencies this interpreter cannot import (for a
-    read in `rank_mode`: "relevance" needs RANKING too)."""
-    needed = dict(REQUIRED, **RANKING) if rank_mode == "relevance" else REQUIRED
+    read in `rank_mode`: "relevance" and "answers" need RANKING too)."""
+    needed = dict(REQUIRED, **RANKING) if rank_mode in ("relevance", "answers") else REQUIRED
     return [dist for module, dist in needed.items() if find_spec(module) is None]
 
 

@@ -33,7 +33,7 @@ def _rank_blocked(tool, command, mode):
     file; said on stderr), else None."""
     if not _deps_ok(tool, command, mode):
         return exits.NO_DEPS
-    if mode == "relevance":
+    if mode in ("relevance", "answers"):
         from . import lexicon
         from .args import UsageError
         try:

@@ -17,11 +17,17 @@ def item(rec):
     }
 
 
-def recall(path, project, question, mode=None):
+def recall(path, project, question, mode=None, options=()):
     """The similar past decisions for a question (at most search.MAX_LIMIT), ranked in `mode`
-    (search.DEFAULT_MODE when None)."""
+    (search.DEFAULT_MODE when None). In "answers" mode only the decisions that answer it
+    (judgment.inject.answers, the option labels `options` weighed with it: each topic's newest,
+    an empty list more often than not); the other modes read the question alone."""
     from . import search
     mode = search.DEFAULT_MODE if mode is None else mode
+    if mode == "answers":
+        from . import inject
+        found = [a["record"] for a in inject.answers(path, project, question, options)]
+        return [item(r) for r in found[:search.MAX_LIMIT]]
     return [item(r) for r in search.search(path, project, question, mode=mode)]
 
 

@@ -9,7 +9,9 @@ once, with its first line (judgment.topk).
 Case-insensitive means Unicode case folding (str.casefold) on both sides.
 
 That is the default mode, "match". The opt-in "relevance" mode (judgment.rank, BM25) is chosen
-with --rank or HARNESS_JUDGMENT_RANK (rank_mode); it is imported only when chosen.
+with --rank or HARNESS_JUDGMENT_RANK (rank_mode); it is imported only when chosen. A recall also
+takes --rank answers (RECALL_MODES; judgment.recall): only the decisions that answer the
+question, as the AskUserQuestion hook recalls them (judgment.inject), often none.
 """
 import json
 import os
@@ -20,22 +22,28 @@ from .topk import TopK
 
 MAX_LIMIT = 3
 MODES = ("match", "relevance")
+RECALL_MODES = MODES + ("answers",)  # --rank of recall (never of $HARNESS_JUDGMENT_RANK)
 DEFAULT_MODE = "match"
 MODE_ENV = "HARNESS_JUDGMENT_RANK"
 
 
-def rank_mode(flag=None, env=None):
-    """The ranking mode: the --rank value when given, else $HARNESS_JUDGMENT_RANK when set and
-    not empty, else "match". An unknown value is a UsageError naming where it came from."""
+def rank_mode(flag=None, env=None, modes=MODES):
+    """The ranking mode: the --rank value when given (one of `modes`: RECALL_MODES for a
+    recall), else $HARNESS_JUDGMENT_RANK when set and not empty (one of MODES), else "match".
+    An unknown value is a UsageError naming where it came from."""
     from .args import UsageError
     if flag is not None:
-        if flag not in MODES:
-            raise UsageError("rank", f"must be {' or '.join(MODES)}, not {flag!r}")
+        if flag not in modes:
+            raise UsageError("rank", f"must be {_either(modes)}, not {flag!r}")
         return flag
     value = (os.environ if env is None else env).get(MODE_ENV) or DEFAULT_MODE
     if value not in MODES:
-        raise UsageError("rank", f"{MODE_ENV} must be {' or '.join(MODES)}, not {value!r}")
+        raise UsageError("rank", f"{MODE_ENV} must be {_either(MODES)}, not {value!r}")
     return value
+
+
+def _either(modes):
+    return ", ".join(modes[:-1]) + " or " + modes[-1]
 
 
 def search(path, project, query, limit=MAX_LIMIT, mode=DEFAULT_MODE):

@@ -116,20 +116,21 @@ UNRANKED = object()  # a read without a ranking mode (prime)
 IN_PROCESS_ARG_MAX = 32 << 10
 
 
-def _read(job, argv, values, *, project, rank=UNRANKED, limit=None, max_limit=None):
+def _read(job, argv, values, *, project, rank=UNRANKED, modes=None, limit=None, max_limit=None):
     """The read `judgment-ledger ARGV` as its Python job `job` run in-process with `values`
-    (and the ranking mode, unless UNRANKED), when the script would hand the job this call;
+    (and the ranking mode, unless UNRANKED; one of `modes`, search.MODES when None), when the
+    script would hand the job this call;
     else the script itself, so a refusal is the CLI's own usage error. The check is
     conservative: a call it sends to the script needlessly is only slower, never different."""
     from judgment_toolkit.judgment.args import UsageError
-    from judgment_toolkit.judgment.search import rank_mode
+    from judgment_toolkit.judgment.search import MODES, rank_mode
     ranked = rank is not UNRANKED
     via_script = (project is None or (ranked and project == "")  # prime takes "" as a project
                   or (limit is not None and not 1 <= limit <= max_limit)
                   or any("\0" in a or len(a) > IN_PROCESS_ARG_MAX for a in argv))
     if ranked and not via_script:
         try:
-            values = (*values, rank_mode(rank))
+            values = (*values, rank_mode(rank, modes=modes or MODES))
         except UsageError:
             via_script = True
     return _checked(backend.ledger(argv) if via_script else backend.ledger_job(job, *values))
@@ -139,10 +140,12 @@ def recall_judgments(question: str, project: Project = None,
                      rank: Optional[str] = None) -> Records:
     """Past human judgments that answer `question` in this project: the recall array of
     `judgment-ledger recall` (best first; empty when nothing matches). Call it before asking
-    the human a question they may have answered already. `rank`: match (default) or relevance."""
+    the human a question they may have answered already. `rank`: match (default), relevance,
+    or answers: only the decisions that answer the question (the newest of each), often none."""
+    from judgment_toolkit.judgment.search import RECALL_MODES
     project = _project(project)
     o = _read("recall", ["recall", *_flags(project=project, question=question, rank=rank)],
-              (project, question), project=project, rank=rank)
+              (project, question), project=project, rank=rank, modes=RECALL_MODES)
     return {"result": json.loads(o.out)}
 
 

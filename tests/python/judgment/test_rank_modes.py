@@ -73,18 +73,32 @@ def test_rank_mode_resolution():
 
 
 @pytest.mark.parametrize("argv,env_value,message", [
-    (["--rank", "best"], None, "rank: must be match or relevance, not 'best'"),
-    (["--rank", ""], None, "rank: must be match or relevance, not ''"),
+    (["--rank", "best"], None, "rank: must be {modes}, not 'best'"),
+    (["--rank", ""], None, "rank: must be {modes}, not ''"),
     (["--rank", "match", "--rank", "match"], None, "rank: --rank given more than once"),
     (["--rank"], None, "rank: --rank needs a value"),
     ([], "fuzzy", "rank: HARNESS_JUDGMENT_RANK must be match or relevance, not 'fuzzy'"),
+    ([], "answers", "rank: HARNESS_JUDGMENT_RANK must be match or relevance, not 'answers'"),
 ])
 @pytest.mark.parametrize("command", ["search", "recall"])
 def test_a_bad_rank_is_a_usage_error(eval_env, command, argv, env_value, message):
+    """A recall's --rank is one of search.RECALL_MODES (answers too), a search's one of
+    search.MODES; $HARNESS_JUDGMENT_RANK is one of search.MODES for both."""
     env = dict(eval_env, **({"HARNESS_JUDGMENT_RANK": env_value} if env_value else {}))
     text = "--query" if command == "search" else "--question"
+    modes = "match, relevance or answers" if command == "recall" else "match or relevance"
     r = ledger(command, "--project", "storefront", text, "cache", *argv, env=env)
-    assert (r.returncode, r.stdout, r.stderr) == (exits.USAGE, "", f"judgment-ledger: {command}: {message}\n")
+    assert (r.returncode, r.stdout, r.stderr) == (
+        exits.USAGE, "", f"judgment-ledger: {command}: {message.format(modes=modes)}\n")
+
+
+def test_answers_is_a_rank_of_recall_only(eval_env):
+    r = ledger("search", "--project", "storefront", "--query", "cache", "--rank", "answers", env=eval_env)
+    assert (r.returncode, r.stdout, r.stderr) == (
+        exits.USAGE, "", "judgment-ledger: search: rank: must be match or relevance, not 'answers'\n")
+    assert search.rank_mode("answers", {}, search.RECALL_MODES) == "answers"
+    with pytest.raises(UsageError, match="must be match or relevance, not 'answers'"):
+        search.rank_mode("answers", {})
 
 
 def test_card_recall_takes_the_rank_flag_and_the_environment(tmp_path):
@@ -105,9 +119,15 @@ def test_card_recall_takes_the_rank_flag_and_the_environment(tmp_path):
     assert mem_ids(card("recall", path, "--project", "demo", "--rank", "relevance", env=env)) == ["id-2"]
     assert mem_ids(card("recall", path, "--project", "demo",
                         env=dict(env, HARNESS_JUDGMENT_RANK="relevance"))) == ["id-2"]
+    # answers: only the decisions that answer the card's question (its option labels weighed)
+    assert mem_ids(card("recall", path, "--project", "demo", "--rank", "answers", env=env)) == ["id-2"]
+    write_records(tmp_path / "l.jsonl", [
+        rec(4, question="Job queue: Redis or Postgres?", answer="Postgres", decided_at="2025-06-01T00:00:00Z"),
+        rec(2, question="Postgres job queue: SKIP LOCKED or advisory locks?", decided_at="2025-01-01T00:00:00Z")])
+    assert mem_ids(card("recall", path, "--project", "demo", "--rank", "answers", env=env)) == ["id-4"]
     r = card("recall", path, "--project", "demo", "--rank", "nope", env=env)
     assert (r.returncode, r.stdout, r.stderr) == (
-        exits.USAGE, "", "judgment-card: recall: rank: must be match or relevance, not 'nope'\n")
+        exits.USAGE, "", "judgment-card: recall: rank: must be match, relevance or answers, not 'nope'\n")
 
 
 def test_relevance_names_the_stemmer_when_dependencies_are_missing(tmp_path, nodeps_python):

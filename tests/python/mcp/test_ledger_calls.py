@@ -134,3 +134,24 @@ def test_a_rejected_record_leaves_a_full_ledger_byte_identical(repo):
                    "--card-ref", "c", cwd=repo, ledger=ledger)
     assert p.returncode == 1 and error_text(blank) == p.stderr.strip() and "answer" in p.stderr
     assert ledger.read_bytes() == before
+
+
+def test_recall_with_rank_answers_equals_the_cli_and_is_silent_on_an_unrelated_question(repo):
+    """docs/mcp.md, "Tools": recall_judgments with rank "answers" is `judgment-ledger recall
+    --rank answers` (only the decisions that answer the question), run in-process; a bad rank
+    is the CLI's usage error, naming answers among the recall's modes."""
+    ledger = repo / "ledger.jsonl"
+    session(SEED, cwd=repo, ledger=ledger, args=["--project", "demo"])
+    calls = [("recall_judgments", {"question": "Do we indent with tabs or with spaces?", "rank": "answers"}),
+             ("recall_judgments", {"question": "Which CSS framework for the site?", "rank": "answers"}),
+             ("recall_judgments", {"question": "x", "rank": "fuzzy"})]
+    _, (answered, silent, bad) = session(calls, cwd=repo, ledger=ledger, args=["--project", "demo"])
+    cli = dict(cwd=repo, ledger=ledger)
+    p = ledger_cli("recall", "--project", "demo", "--question",
+                   "Do we indent with tabs or with spaces?", "--rank", "answers", **cli)
+    assert structured(answered) == json.loads(p.stdout)
+    assert [i["decision"] for i in structured(answered)] == ["spaces"]
+    assert structured(silent) == []
+    p = ledger_cli("recall", "--project", "demo", "--question", "x", "--rank", "fuzzy", **cli)
+    assert p.returncode == 64 and error_text(bad) == p.stderr.strip()
+    assert "must be match, relevance or answers, not 'fuzzy'" in p.stderr
