@@ -33,3 +33,12 @@ def test_cli_suggest_bounds_the_word_as_cliargs_does():
     text = (SCRIPTS / "lib" / "cli.sh").read_text(encoding="utf-8")
     [bound] = re.findall(r"\$\{#word\} <= (\d+)", text)
     assert int(bound) == cliargs.SUGGEST_MAX_LEN
+
+
+@pytest.mark.parametrize("name,python", [("CLI_RANK_MODES", search.MODES),
+                                         ("CLI_RECALL_MODES", search.RECALL_MODES)])
+def test_the_ranking_modes_are_search_s(name, python):
+    """cli.sh checks --rank without starting Python; its modes are judgment.search's."""
+    text = (SCRIPTS / "lib" / "cli.sh").read_text(encoding="utf-8")
+    found = re.findall(rf"^{name}=\(([^)]*)\)", text, re.M)
+    assert len(found) == 1 and tuple(found[0].split()) == python
