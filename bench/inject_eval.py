@@ -13,7 +13,10 @@ order the hook shows them. Figures, per split and per kind:
   silence    unanswerable questions with nothing injected / unanswerable questions;
   nDCG@3     of the injected list (gain 2^grade - 1), over the answerable questions;
   leads      reversal questions whose first decision is the newest one ("newest") / those;
-  per q      decisions injected per question.
+  per q      decisions injected per question;
+and, for a file whose answerable questions name the option their leader's answer is (`chosen`),
+where the hook puts the first decision shown when that is a leader: on that option, on another
+one, or under the question.
 "rule" is judgment.inject.answers; "top 3" is the relevance ranking's first 3 results for the
 question and its option labels, all injected (what the hook did before the rule).
 
@@ -92,6 +95,28 @@ def figures(rows):
             "per q": injected / len(rows) if rows else 0.0}
 
 
+def placement(ledger, questions):
+    """Where the hook puts the first decision it shows (docs/claude-kit.md, "What the person
+    sees"), for the questions whose `chosen` option is labelled (the option the leader's answer
+    is) and whose first decision shown is a leader (grade 2): {"on the chosen option": n, "on
+    another option": n, "under the question": n}."""
+    from judgment_toolkit.claude import annotate
+    out = {"on the chosen option": 0, "on another option": 0, "under the question": 0}
+    for q in questions:
+        if not q.get("chosen"):
+            continue
+        found = inject.answers(str(ledger), q["project"], q["question"], q["labels"],
+                               header=q.get("header", ""))
+        if not found or q["relevant"].get(found[0]["record"]["id"]) != 2:
+            continue
+        answer = found[0]["record"]["answer"]
+        hits = annotate.chosen_labels(answer, q["labels"]) or inject.option_of(answer, q["labels"])
+        where = ("under the question" if not hits else "on the chosen option"
+                 if hits == [q["chosen"]] else "on another option")
+        out[where] += 1
+    return out
+
+
 def cell(v):
     return "-" if v is None else f"{v:.3f}" if isinstance(v, float) else str(v)
 
@@ -124,6 +149,11 @@ def main():
                     print(f"| {name} | {split} | {kind} | {method} | {f['questions']} ({f['answerable']}) "
                           f"| {cell(f['precision'])} | {cell(f['success'])} | {cell(f['silence'])} "
                           f"| {cell(f['ndcg@3'])} | {f['leads']} | {f['per q']:.2f} |")
+            if any(q.get("chosen") for q in chosen):
+                placed = placement(ledger, chosen)
+                print(f"    {name} {split}: where the first decision shown goes, when it leads and"
+                      f" the option it chose is labelled: "
+                      + ", ".join(f"{where} {n}" for where, n in placed.items()))
             if args.show:
                 for q, ids in runs["rule"]:
                     marks = " ".join(f"{i}:{q['relevant'].get(i, 0)}" for i in ids) or "-"
