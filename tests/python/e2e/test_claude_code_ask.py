@@ -50,6 +50,18 @@ def test_a_past_decision_is_on_the_option_chosen_then(home, project):
     assert annotate.strip_input(shown) == {"questions": [QUEUE]}  # equal as JSON, nothing else moved
 
 
+def test_an_answer_in_other_words_is_on_the_option_it_names(home, project):
+    """The answer recorded as "Postgres로 전환" (Korean, a word of a change) is the label
+    "Postgres" (judgment.inject.option_of): the real client shows the note on that option."""
+    decide(project, "Use Redis or Postgres for the job queue?", "Postgres로 전환", "one less service to run")
+    run = ask(home, project, QUEUE)
+    shown = run["asked"][0]["input"]
+    postgres = shown["questions"][0]["options"][1]
+    assert postgres["label"] == "Postgres" and "Chosen on 20" in postgres["description"]
+    assert annotate.MARK not in shown["questions"][0]["question"]
+    assert annotate.strip_input(shown) == {"questions": [QUEUE]}
+
+
 def test_an_unrelated_question_reaches_the_person_as_asked(home, project):
     decide(project, "Use Redis or Postgres for the job queue?", "Postgres", "one less service to run")
     run = ask(home, project, SETTINGS)
