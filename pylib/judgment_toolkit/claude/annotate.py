@@ -132,7 +132,8 @@ def annotate(tool_input: dict, found: list, option_of=None) -> dict | None:
         labels = [o["label"] for o in q["options"]]
         hits = chosen_labels(best["record"]["answer"], labels)
         if not hits and option_of is not None:
-            hits = [label for label in option_of(best["record"]["answer"], labels) if label in labels][:1]
+            named = option_of(best["record"]["answer"], labels)
+            hits = [label for label in named if label in labels][:1]
         if hits:
             for o in q["options"]:
                 if o["label"] in hits:

@@ -11,10 +11,13 @@ REQUIRED = {"jsonschema": "jsonschema", "ulid": "python-ulid"}
 RANKING = {"snowballstemmer": "snowballstemmer"}
 
 
+RANKED_MODES = ("relevance", "answers")  # the modes of judgment.search that read with RANKING
+
+
 def missing(rank_mode="match"):
     """Distribution names of the runtime dependencies this interpreter cannot import (for a
-    read in `rank_mode`: "relevance" and "answers" need RANKING too)."""
-    needed = dict(REQUIRED, **RANKING) if rank_mode in ("relevance", "answers") else REQUIRED
+    read in `rank_mode`: one of RANKED_MODES needs RANKING too)."""
+    needed = dict(REQUIRED, **RANKING) if rank_mode in RANKED_MODES else REQUIRED
     return [dist for module, dist in needed.items() if find_spec(module) is None]
 
 

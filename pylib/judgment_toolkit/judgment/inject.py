@@ -357,11 +357,6 @@ class _Offered:
     def holds(self, rec):
         return next(self._held(_string(rec, "answer")), None) is not None
 
-    def options_held(self, text):
-        """The options whose label the answer `text` is, as `holds` reads it (their order)."""
-        found = set(self._held(text))
-        return [option for _, option in self.offered if option in found]
-
     def options_within(self, text):
         """The options whose label holds every term of the answer `text` that names something,
         words of a change and generic words aside ("Detox로 전환" is "Detox"), each term read

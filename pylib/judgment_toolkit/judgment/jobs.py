@@ -33,7 +33,7 @@ def _rank_blocked(tool, command, mode):
     file; said on stderr), else None."""
     if not _deps_ok(tool, command, mode):
         return exits.NO_DEPS
-    if mode in ("relevance", "answers"):
+    if mode in deps.RANKED_MODES:
         from . import lexicon
         from .args import UsageError
         try:
