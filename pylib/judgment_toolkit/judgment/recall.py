@@ -25,7 +25,11 @@ def recall(path, project, question, mode=None, options=()):
     from . import search
     mode = search.DEFAULT_MODE if mode is None else mode
     if mode == "answers":
-        from . import inject
+        from . import inject, ledger
+        f = ledger.open_read(path)  # unreadable is an error whatever the question, as in search
+        if f is None:
+            return []
+        f.close()
         found = [a["record"] for a in inject.answers(path, project, question, options)]
         return [item(r) for r in found[:search.MAX_LIMIT]]
     return [item(r) for r in search.search(path, project, question, mode=mode)]

@@ -222,3 +222,15 @@ def test_a_project_that_is_not_utf8_matches_nothing_and_does_not_crash(env, tmp_
         r = subprocess.run([str(LEDGER_SH), *argv], env=env, capture_output=True)
         assert (r.returncode, r.stderr) == (0, b""), r.stderr
         assert r.stdout == (b"[]\n" if argv[0] == "recall" else b"")
+
+
+@pytest.mark.parametrize("rank", ["match", "relevance", "answers"])
+@pytest.mark.parametrize("question", ["Which job queue?", "q", "?"])
+def test_recall_of_an_unreadable_ledger_is_an_error_in_every_mode_whatever_the_question(
+        tmp_path, rank, question):
+    """docs/judgment-ledger.md, "Ranking": an unreadable ledger exits 1 in every mode, also
+    for a question without a word the answers mode would search for."""
+    env = hermetic_env(tmp_path, HARNESS_JUDGMENT_LEDGER=tmp_path)  # a directory
+    r = ledger("recall", "--project", "demo", "--question", question, "--rank", rank, env=env)
+    assert (r.returncode, r.stdout) == (1, "")
+    assert r.stderr == f"judgment-ledger: recall: cannot read the ledger {tmp_path}: not a regular file (a directory)\n"
