@@ -24,6 +24,7 @@ MARK = "\u200c\u21ba "
 SEP = {"question": "\n", "description": " "}  # a question's note is a line of its own
 NOTE_LIMIT = 160          # characters of one note (a rationale is clipped to fit)
 WHY_LIMIT = 90            # characters of the rationale inside a note
+ANSWER_LIMIT = 60         # characters of a past answer quoted in a note
 MAX_QUESTIONS, OPTIONS = 4, (2, 4)
 TEXT_MAX = 10_000         # characters of a question, header, label or description: longer is
 #                           no question a person reads, and the recall's time grows with it
@@ -84,15 +85,19 @@ def chosen_labels(answer: str, labels: list) -> list:
     return parts if parts and all(parts) else []
 
 
-def note(answer: dict, on_option: bool) -> str:
+def note(answer: dict, on_option: bool, worded: bool = False) -> str:
+    """The note of a past decision: on the option chosen then, or under the question. `worded`:
+    the option is the answer in other words (option_of), so the note quotes the answer."""
     rec = answer["record"]
     why = rec.get("rationale") if isinstance(rec.get("rationale"), str) else ""
     earlier = answer.get("earlier") or []  # what this decision reversed, until its own date
     was = f" (was {clip(earlier[0]['answer'], 40)} until {day(rec)})" if earlier else ""
     if on_option:
-        text = f"Chosen on {day(rec)}{': ' + clip(why, WHY_LIMIT) if why.strip() else ''}{was}"
+        said = f" as \"{clip(rec['answer'], ANSWER_LIMIT)}\"" if worded else ""
+        text = (f"Chosen on {day(rec)}{said}{': ' + clip(why, WHY_LIMIT) if why.strip() else ''}"
+                f"{was}")
     else:
-        text = (f"Last time ({day(rec)}) the answer was \"{clip(rec['answer'], 60)}\""
+        text = (f"Last time ({day(rec)}) the answer was \"{clip(rec['answer'], ANSWER_LIMIT)}\""
                 f"{': ' + clip(why, WHY_LIMIT) if why.strip() else ''}{was}")
     return MARK + clip(text, NOTE_LIMIT)
 
@@ -131,13 +136,15 @@ def annotate(tool_input: dict, found: list, option_of=None) -> dict | None:
         best = answers[0]
         labels = [o["label"] for o in q["options"]]
         hits = chosen_labels(best["record"]["answer"], labels)
-        if not hits and option_of is not None:
+        worded = not hits and option_of is not None
+        if worded:
             named = option_of(best["record"]["answer"], labels)
             hits = [label for label in named if label in labels][:1]
         if hits:
             for o in q["options"]:
                 if o["label"] in hits:
-                    o["description"] = append(o.get("description", ""), "description", note(best, True))
+                    o["description"] = append(o.get("description", ""), "description",
+                                              note(best, True, worded))
         else:
             q["question"] = append(q["question"], "question", note(best, False))
     return updated

@@ -185,7 +185,8 @@ def test_claude_gets_one_line_per_past_decision_with_its_mem_id_and_what_it_reve
 def test_the_note_goes_on_the_one_option_the_answer_is_in_other_words():
     """docs/claude-kit.md, "What the person sees": a past answer that is no label as written
     ("5회, 24시간 안에 끝나게" for "5x / 24h") is put on the option judgment.inject.option_of
-    finds; without it, or where it finds none, under the question."""
+    finds, quoted, since the label is not its words; without it, or where it finds none, under
+    the question. An answer that is the label itself is not quoted."""
     from judgment_toolkit.judgment import inject
     asked = {"questions": [{"question": "webhook retry policy: how many tries, over how long?",
                             "header": "Retries", "multiSelect": False,
@@ -196,13 +197,17 @@ def test_the_note_goes_on_the_one_option_the_answer_is_in_other_words():
            "rationale": "merchants' servers complained", "question": "웹훅 재시도 횟수 줄일까요?"}
     updated = annotate.annotate(asked, [[{"record": rec, "earlier": []}]], inject.option_of)
     options = updated["questions"][0]["options"]
-    assert options[1]["description"] == ("lighter " + annotate.MARK
-                                         + "Chosen on 2026-07-07: merchants' servers complained")
+    assert options[1]["description"] == ("lighter " + annotate.MARK + "Chosen on 2026-07-07 as"
+                                         " \"5회, 24시간 안에 끝나게\": merchants' servers complained")
     assert [options[0], options[2]] == [asked["questions"][0]["options"][i] for i in (0, 2)]
     assert updated["questions"][0]["question"] == asked["questions"][0]["question"]
     assert annotate.strip_input(updated) == asked
     plain = annotate.annotate(asked, [[{"record": rec, "earlier": []}]])
     assert annotate.MARK in plain["questions"][0]["question"]
+    same = annotate.annotate(asked, [[{"record": dict(rec, answer="5x / 24h"), "earlier": []}]],
+                             inject.option_of)
+    assert same["questions"][0]["options"][1]["description"] == (
+        "lighter " + annotate.MARK + "Chosen on 2026-07-07: merchants' servers complained")
     # a label the function names that is not offered, or several: the first offered, else none
     for names, on in [(["nope"], None), (["3x / 1h", "8x / 3 days"], 2), ([], None)]:
         got = annotate.annotate(asked, [[{"record": rec, "earlier": []}]], lambda a, l: names)
