@@ -85,7 +85,7 @@ def answers(path, project, question, options=(), env=None, header=""):
     best = accepted[0][0]["match"]
     accepted = [(m, rec) for m, rec in accepted if m["match"] >= MARGIN * best]
     return topics([rec for _, rec in accepted], [(m["match"], rec) for m, rec in judged],
-                  topic)[:MAX_ANSWERS]
+                  topic, {id(rec): m["offset"] for m, rec in judged})[:MAX_ANSWERS]
 
 
 def judge(path, project, question, options=(), env=None, header=""):
@@ -104,6 +104,7 @@ def judge(path, project, question, options=(), env=None, header=""):
         return []
     idf = searched.idf(scorer)
     scores = {key[3]: key[0] for key in keys}
+    lines = {key[3]: key[2] for key in keys}  # where each record is in the ledger
     records = list(inject_pass.read_back(path, project, [(key[2], key[3]) for key in keys]))
     judged = []
     for q in filter(None, (query, headed)):
@@ -115,6 +116,7 @@ def judge(path, project, question, options=(), env=None, header=""):
             if with_header["match"] > features["match"]:
                 features = with_header
         features["bm25"] = scores[rec["id"]]
+        features["offset"] = lines[rec["id"]]
         judged.append((features, rec))
     judged.sort(key=lambda item: -item[0]["match"])  # stable: BM25 order on ties
     return judged
@@ -512,9 +514,12 @@ def _text(rec):
     return "\n".join(parts)
 
 
-def topics(accepted, candidates, topic):
-    """[Answer]: each accepted record's topic led by its newest record (see the docstring)."""
+def topics(accepted, candidates, topic, offsets=None):
+    """[Answer]: each accepted record's topic led by its newest record (see the docstring): the
+    latest decided_at, and of two decided in the same second the later line of the ledger
+    (`offsets`: id(record) -> where its line starts), as prime orders them."""
     from .ledger import time_key
+    offsets = offsets or {}
     out = []
     used = set()
     for rec in accepted:
@@ -522,7 +527,7 @@ def topics(accepted, candidates, topic):
             continue
         same = [rec] + [c for match, c in candidates if c is not rec and id(c) not in used
                         and topic.same(rec, c, match)]
-        same.sort(key=lambda c: time_key(c["decided_at"]), reverse=True)
+        same.sort(key=lambda c: (time_key(c["decided_at"]), offsets.get(id(c), -1)), reverse=True)
         used.update(id(c) for c in same)
         # the newest leads only where the topic's decisions disagree (a reversal); where they
         # all gave the same answer, the one that answers the asked question best leads

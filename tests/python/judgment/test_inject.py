@@ -461,3 +461,17 @@ def test_a_later_decision_giving_an_offered_quantity_speaks_of_the_same_alternat
     other = dict(fewer, answer="6회, 12시간 안에 끝나게")
     write_records(path, team + [first, other])
     assert ids(inject.answers(str(path), "shop", asked, labels)) == ["retries"]
+
+
+def test_of_two_decisions_of_one_second_the_later_line_is_the_newer(tmp_path):
+    """docs/judgment-ledger.md, "Recall for automatic injection", step 3: the newest leads,
+    and of two decisions appended in the same second (decided_at has whole seconds) the later
+    line of the ledger is the newer, as prime orders them."""
+    path = tmp_path / "ledger.jsonl"
+    first = decision("first", "Use Redis or Postgres for the job queue?", "redis", at="2025-03-03")
+    moved = decision("moved", "Move the job queue from Redis to Postgres?", "postgres", at="2025-03-03")
+    asked = "Which job queue: Redis or Postgres?"
+    for order, lead, earlier in (([first, moved], "moved", "first"), ([moved, first], "first", "moved")):
+        write_records(path, TEAM[1:] + order)
+        found = inject.answers(str(path), "shop", asked, ["Redis", "Postgres"])
+        assert ids(found)[0] == lead and [r["id"] for r in found[0]["earlier"]] == [earlier]
