@@ -65,6 +65,15 @@ Project = Annotated[Optional[str], Field(description=(
     "($CLAUDE_PROJECT_DIR, else the server's working directory)."))]
 
 
+SearchRank = Annotated[Optional[str], Field(description=(
+    "The ranking: match (default, the ledger's string match) or relevance (whole words, "
+    "stems, Korean <-> English through the lexicon). Default: $HARNESS_JUDGMENT_RANK, else match."))]
+RecallRank = Annotated[Optional[str], Field(description=(
+    "The ranking: match (default), relevance, or answers: only the decisions that answer the "
+    "question (the newest of each topic, as the Claude Code hook recalls them), often none. "
+    "Default: $HARNESS_JUDGMENT_RANK (match or relevance), else match."))]
+
+
 class Refused(Exception):
     """The CLI exited non-zero; becomes an isError result holding its stderr unchanged."""
 
@@ -137,7 +146,7 @@ def _read(job, argv, values, *, project, rank=UNRANKED, modes=None, limit=None, 
 
 
 def recall_judgments(question: str, project: Project = None,
-                     rank: Optional[str] = None) -> Records:
+                     rank: RecallRank = None) -> Records:
     """Past human judgments that answer `question` in this project: the recall array of
     `judgment-ledger recall` (best first; empty when nothing matches). Call it before asking
     the human a question they may have answered already. `rank`: match (default), relevance,
@@ -150,7 +159,7 @@ def recall_judgments(question: str, project: Project = None,
 
 
 def search_judgments(query: str, project: Project = None, limit: Optional[int] = None,
-                     rank: Optional[str] = None) -> Records:
+                     rank: SearchRank = None) -> Records:
     """Ledger records of this project matching `query` (words; all must match), as
     `judgment-ledger search` prints them, newest first, at most `limit`."""
     from judgment_toolkit.judgment.search import MAX_LIMIT

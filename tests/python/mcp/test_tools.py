@@ -18,6 +18,11 @@ def test_tools_listed_with_typed_input_and_output_schemas(tmp_path):
         assert t.description and t.input_schema["type"] == "object"
         assert t.output_schema is not None
     assert by_name["record_judgment"].input_schema["required"] == ["question", "answer", "card_ref"]
+    # docs/mcp.md, "Tools": each rank names its choices, answers only for the recall
+    recall_rank = by_name["recall_judgments"].input_schema["properties"]["rank"]["description"]
+    search_rank = by_name["search_judgments"].input_schema["properties"]["rank"]["description"]
+    assert all(m in recall_rank for m in ("match", "relevance", "answers"))
+    assert "relevance" in search_rank and "answers" not in search_rank
 
 
 def test_ledger_tools_equal_the_cli(repo):
