@@ -234,3 +234,12 @@ def test_recall_of_an_unreadable_ledger_is_an_error_in_every_mode_whatever_the_q
     r = ledger("recall", "--project", "demo", "--question", question, "--rank", rank, env=env)
     assert (r.returncode, r.stdout) == (1, "")
     assert r.stderr == f"judgment-ledger: recall: cannot read the ledger {tmp_path}: not a regular file (a directory)\n"
+
+
+def test_a_blank_question_lists_the_newest_but_answers_nothing_in_answers_mode(env):
+    """docs/judgment-ledger.md, "Ranking": a blank query lists the newest records in match and
+    relevance; --rank answers finds nothing asked, so nothing answers it."""
+    write_records(env["HARNESS_JUDGMENT_LEDGER"], [rec(1, question="Use Redis for the queue?")])
+    for rank, expected in (("match", 1), ("relevance", 1), ("answers", 0)):
+        r = ledger("recall", "--project", "demo", "--question", " ", "--rank", rank, env=env)
+        assert (r.returncode, r.stderr, len(json.loads(r.stdout))) == (0, "", expected), rank
