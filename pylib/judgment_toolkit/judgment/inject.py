@@ -74,8 +74,8 @@ def answers(path, project, question, options=(), env=None, header=""):
     if values.asks_for_value(options):  # an answer without a value is not the one asked for
         judged = [(m, rec) for m, rec in judged if values.holds_value(_string(rec, "answer"))]
     offered = _Offered(options, env)
-    given = _Given(options)
     topic = Topic(options, env)
+    given = topic.given  # one reading of the options' quantities for the rule and the topics
     accepted = [(m, rec) for m, rec in judged if m["match"] >= ACCEPT or m["asked_q"] > 0 and (
                 m["match"] >= ACCEPT_VALUE and given.holds(rec)
                 or m["match"] >= ACCEPT_CHOSEN and offered.holds(rec) and (
@@ -313,7 +313,6 @@ class _Offered:
         from .values import named
         self.named = named
         self.offered = [(found, option) for option in options for found in [named(option)] if found]
-        self.labels = [found for found, _ in self.offered]
         self._lexicon = None
 
     def _read(self, own):
@@ -366,7 +365,7 @@ class _Offered:
         local time"): the answer says nothing the label does not."""
         generic = generic_words()
         answer = {t for t in self.named(text) - change_terms() if not is_generic((t,), generic)}
-        if not answer or not self.labels:
+        if not answer or not self.offered:
             return []
         as_answer = self._read(answer)
         return [option for label, option in self.offered
@@ -377,7 +376,7 @@ class _Offered:
         terms alone, then through the lexicon, then by how they sound (the costlier readings
         only when the cheaper found none of the options yet to be read)."""
         answer = self.named(text)
-        if not answer or not self.labels:
+        if not answer or not self.offered:
             return
         left = []
         for label, option in self.offered:
@@ -445,11 +444,12 @@ def option_of(answer, labels, env=None):
     if not given:
         return []
     names = offered.named(answer)
+    named = {option: found for found, option in offered.offered}  # a label's naming terms
 
     def offers(label):
         shared = given & quantities(label)
         return bool(shared) and (any(unit is not None for _, unit in shared)
-                                 or offered.named(label) <= names)
+                                 or named.get(label, frozenset()) <= names)
     offering = [label for label in labels if offers(label)]
     return offering if len(offering) == 1 else []
 
