@@ -559,6 +559,9 @@ class Topic:
         self.generic = generic_words()
         self.cache = {}
         self.options = set(analysis.terms(" ".join(options)))
+        self.labels = list(options)
+        self.env = env
+        self.chosen = {}  # id(record) -> (the one option its answer chose,) or () (option_of)
         self.given = _Given(options)
 
     def _words(self, rec):
@@ -591,11 +594,25 @@ class Topic:
             found += weight * share
         return found / total if total else 0.0
 
+    def _chose(self, rec):
+        key = id(rec)
+        if key not in self.chosen:
+            self.chosen[key] = tuple(option_of(_string(rec, "answer"), self.labels, self.env))
+        return self.chosen[key]
+
     def same(self, x, y, match):
         """x (accepted) and y (a candidate whose match with the asked question is `match`)."""
+        newer = self.time_key(y["decided_at"]) > self.time_key(x["decided_at"])
+        # a later decision that chose another of the options asked now than x chose, and that
+        # itself comes NEAR to answering, is the same choice made again: a reversal, however
+        # its question is worded ("CI 커버리지 게이트를 저장소 전체에 걸까요?" -> "전체 70%"
+        # after "Do we put a minimum code coverage gate in CI?" -> "80% on the core module")
+        if newer and match >= NEAR and self.labels:
+            was, now = self._chose(x), self._chose(y)
+            if was and now and was != now:
+                return True
         a, b = self._words(x), self._words(y)
         similar = (self._covered(a, b) + self._covered(b, a)) / 2
-        newer = self.time_key(y["decided_at"]) > self.time_key(x["decided_at"])
         later = (y, b) if newer else (x, a)
         if similar < SAME_CERTAIN and not _changes(*later):
             return False

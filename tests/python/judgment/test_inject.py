@@ -463,6 +463,34 @@ def test_a_later_decision_giving_an_offered_quantity_speaks_of_the_same_alternat
     assert ids(inject.answers(str(path), "shop", asked, labels)) == ["retries"]
 
 
+def test_a_later_decision_that_chose_another_offered_option_reverses_the_earlier(tmp_path):
+    """docs/judgment-ledger.md, "Recall for automatic injection", step 3: a later decision near
+    the asked question whose answer chose another of the options offered than the accepted
+    one's (option_of) is the same choice made again, however differently its question is
+    worded: it leads, and the earlier is shown as earlier. Without it the person would be shown
+    only the decision that was reversed."""
+    path = tmp_path / "ledger.jsonl"
+    team = [d for d in TEAM if d["id"] != "coverage"]
+    first = decision("coverage", "Do we put a minimum code coverage gate in CI?",
+                     "no global gate; 80% on the payments core module only", at="2025-05-14")
+    later = decision("gate", "CI 커버리지 게이트를 저장소 전체에 걸까요?", "전체 70% 게이트 적용",
+                     at="2026-06-16")
+    asked = "Do we enforce a code coverage threshold in CI?"
+    labels = ["70% for the whole repo", "80% on the core module only", "No gate"]
+    write_records(path, team + [first, later])
+    assert inject.option_of(later["answer"], labels) == ["70% for the whole repo"]
+    assert inject.option_of(first["answer"], labels) == ["80% on the core module only"]
+    found = inject.answers(str(path), "shop", asked, labels)
+    assert ids(found) == ["gate"] and [r["id"] for r in found[0]["earlier"]] == ["coverage"]
+    # the same later decision choosing none of the options: its question alone is too far from
+    # the earlier one's to join it, and the earlier answers alone
+    undecided = dict(later, answer="다음 분기에 다시 논의")
+    write_records(path, team + [first, undecided])
+    assert inject.option_of(undecided["answer"], labels) == []
+    found = inject.answers(str(path), "shop", asked, labels)
+    assert ids(found) == ["coverage"] and found[0]["earlier"] == []
+
+
 def test_of_two_decisions_of_one_second_the_later_line_is_the_newer(tmp_path):
     """docs/judgment-ledger.md, "Recall for automatic injection", step 3: the newest leads,
     and of two decisions appended in the same second (decided_at has whole seconds) the later
