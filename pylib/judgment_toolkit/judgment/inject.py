@@ -604,10 +604,10 @@ class Topic:
         """x (accepted) and y (a candidate whose match with the asked question is `match`)."""
         newer = self.time_key(y["decided_at"]) > self.time_key(x["decided_at"])
         # a later decision that chose another of the options asked now than x chose, and that
-        # itself comes NEAR to answering, is the same choice made again: a reversal, however
-        # its question is worded ("CI 커버리지 게이트를 저장소 전체에 걸까요?" -> "전체 70%"
+        # comes as near to answering as a decision giving an offered quantity must (ACCEPT_VALUE),
+        # is the same choice made again: a reversal, however its question is worded ("CI 커버리지 게이트를 저장소 전체에 걸까요?" -> "전체 70%"
         # after "Do we put a minimum code coverage gate in CI?" -> "80% on the core module")
-        if newer and match >= NEAR and self.labels:
+        if newer and match >= ACCEPT_VALUE and self.labels:
             was, now = self._chose(x), self._chose(y)
             if was and now and was != now:
                 return True

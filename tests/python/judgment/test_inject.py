@@ -482,6 +482,12 @@ def test_a_later_decision_that_chose_another_offered_option_reverses_the_earlier
     assert inject.option_of(first["answer"], labels) == ["80% on the core module only"]
     found = inject.answers(str(path), "shop", asked, labels)
     assert ids(found) == ["gate"] and [r["id"] for r in found[0]["earlier"]] == ["coverage"]
+    # a ledger of these two alone: every word is as common, the later matches less than NEAR
+    write_records(path, [first, later])
+    judged = {rec["id"]: m["match"] for m, rec in inject.judge(str(path), "shop", asked, labels)}
+    assert inject.ACCEPT_VALUE <= judged["gate"] < inject.NEAR
+    found = inject.answers(str(path), "shop", asked, labels)
+    assert ids(found) == ["gate"] and [r["id"] for r in found[0]["earlier"]] == ["coverage"]
     # the same later decision choosing none of the options: its question alone is too far from
     # the earlier one's to join it, and the earlier answers alone
     undecided = dict(later, answer="다음 분기에 다시 논의")
