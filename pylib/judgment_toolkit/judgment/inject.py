@@ -52,7 +52,8 @@ ALT_CREDIT = 0.8  # a question word matched through the lexicon, against the wor
 ACCEPT = 0.42
 ALT_FAR = 0.5  # ... when the record holds the lexicon's word only outside its question
 ACCEPT_OFFERED = 0.26  # enough for a record whose answer is one of the options offered
-ACCEPT_VALUE = 0.2  # ... whose answer gives the quantity an option offers (values.quantities)
+ACCEPT_VALUE = 0.2  # ... whose answer gives the quantity an option offers (values.quantities),
+# or chose one option alone (option_of: its naming words all in one label, or its quantity)
 ACCEPT_CHOSEN = 0.1  # ... whose answer is an option, and whose question names two options
 MARGIN = 0.8
 SAME_QUESTION = 0.5
@@ -77,7 +78,7 @@ def answers(path, project, question, options=(), env=None, header=""):
     topic = Topic(options, env)
     given = topic.given  # one reading of the options' quantities for the rule and the topics
     accepted = [(m, rec) for m, rec in judged if m["match"] >= ACCEPT or m["asked_q"] > 0 and (
-                m["match"] >= ACCEPT_VALUE and given.holds(rec)
+                m["match"] >= ACCEPT_VALUE and (given.holds(rec) or topic.chose(rec))
                 or m["match"] >= ACCEPT_CHOSEN and offered.holds(rec) and (
                     m["match"] >= ACCEPT_OFFERED or offered.alternatives(rec) >= 2))]
     if not accepted:
@@ -594,7 +595,8 @@ class Topic:
             found += weight * share
         return found / total if total else 0.0
 
-    def _chose(self, rec):
+    def chose(self, rec):
+        """(the one option the answer of rec chose,) or () (option_of); read once a record."""
         key = id(rec)
         if key not in self.chosen:
             self.chosen[key] = tuple(option_of(_string(rec, "answer"), self.labels, self.env))
@@ -608,7 +610,7 @@ class Topic:
         # is the same choice made again: a reversal, however its question is worded ("CI 커버리지 게이트를 저장소 전체에 걸까요?" -> "전체 70%"
         # after "Do we put a minimum code coverage gate in CI?" -> "80% on the core module")
         if newer and match >= ACCEPT_VALUE and self.labels:
-            was, now = self._chose(x), self._chose(y)
+            was, now = self.chose(x), self.chose(y)
             if was and now and was != now:
                 return True
         a, b = self._words(x), self._words(y)

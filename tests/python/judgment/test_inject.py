@@ -251,8 +251,9 @@ def test_a_decision_that_gives_the_offered_quantity_needs_a_lower_match(shop):
 def test_a_decision_between_the_offered_alternatives_needs_a_lower_match(shop):
     """Same section: a past answer that is an option, from a record whose own question names
     two options or more (it chose between the alternatives offered), is accepted from
-    ACCEPT_CHOSEN; when its question names one of them only, the offered answer needs
-    ACCEPT_OFFERED as before."""
+    ACCEPT_CHOSEN; when its question names one of them only, the answer that chose one option
+    alone (option_of) is accepted from ACCEPT_VALUE, and an answer that is no option is not
+    accepted at this match."""
     question = "Where does a client say which release of the public interface it wants?"
     labels = ["URL path", "Header"]
     found = inject.judge(str(shop), "shop", question, labels)
@@ -261,7 +262,11 @@ def test_a_decision_between_the_offered_alternatives_needs_a_lower_match(shop):
     assert ids(inject.answers(str(shop), "shop", question, labels)) == ["versioning"]
     assert ids(inject.answers(str(shop), "shop", question, ["Header", "URL path", "Media type"])) \
         == ["versioning"]
-    assert inject.answers(str(shop), "shop", question, ["URL path", "Query string"]) == []
+    assert found[0][0]["match"] >= inject.ACCEPT_VALUE
+    assert inject._Offered(["URL path", "Query string"], None).alternatives(found[0][1]) == 1
+    assert ids(inject.answers(str(shop), "shop", question, ["URL path", "Query string"])) \
+        == ["versioning"]
+    assert inject.answers(str(shop), "shop", question, ["Query string", "Media type"]) == []
 
 
 @pytest.mark.parametrize("labels, named", [
@@ -461,6 +466,28 @@ def test_a_later_decision_giving_an_offered_quantity_speaks_of_the_same_alternat
     other = dict(fewer, answer="6회, 12시간 안에 끝나게")
     write_records(path, team + [first, other])
     assert ids(inject.answers(str(path), "shop", asked, labels)) == ["retries"]
+
+
+def test_a_decision_whose_answer_chose_one_offered_option_needs_a_lower_match(tmp_path):
+    """docs/judgment-ledger.md, "Recall for automatic injection", step 2: a decision whose answer
+    chose one of the options offered alone (option_of: "polling every 10 seconds" is "폴링"),
+    though its question names only one of them, is accepted from ACCEPT_VALUE, as an answer
+    giving an offered quantity is; with options it chose none of, the same match is not enough."""
+    path = tmp_path / "ledger.jsonl"
+    poll = decision("tracking", "Customer live tracking page: WebSocket or polling?",
+                    "polling every 10 seconds", at="2025-08-08")
+    write_records(path, TEAM + [poll])
+    asked, header = "고객 배송 추적 화면은 위치를 어떻게 받아와요? 주기적으로 요청하나요?", "추적 화면"
+    labels = ["폴링", "서버 푸시"]
+    [(features, first)] = inject.judge(str(path), "shop", asked, labels, header=header)[:1]
+    assert first["id"] == "tracking" and features["asked_q"] > 0
+    assert inject.ACCEPT_VALUE <= features["match"] < inject.ACCEPT_OFFERED
+    assert inject.option_of(poll["answer"], labels) == ["폴링"]
+    assert inject._Offered(labels, None).alternatives(poll) < 2  # names one option of two
+    assert ids(inject.answers(str(path), "shop", asked, labels, header=header)) == ["tracking"]
+    other = ["서버 푸시", "SSE"]
+    assert inject.option_of(poll["answer"], other) == []
+    assert inject.answers(str(path), "shop", asked, other, header=header) == []
 
 
 def test_a_later_decision_that_chose_another_offered_option_reverses_the_earlier(tmp_path):
