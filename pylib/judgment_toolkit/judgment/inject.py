@@ -330,31 +330,38 @@ class _Offered:
         return read
 
     def alternatives(self, rec):
-        """How many of the labels a record's own question names (their terms, each read as
-        itself or as a word of a lexicon group it fires, or their words as the loanwords they
-        sound like in the other script, judgment.loanword): two or more, and the record chose
-        between the alternatives offered ("Course authoring: WYSIWYG editor or Markdown?" for
-        "마크다운 / WYSIWYG")."""
+        """How many of the options a record names: those its own question names (their terms,
+        each read as itself or as a word of a lexicon group it fires, or their words as the
+        loanwords they sound like in the other script, judgment.loanword), and the one its
+        answer is, when it is one alone (an answer naming two chose neither). Two or more, and
+        the record chose between the alternatives offered ("Course authoring: WYSIWYG editor or
+        Markdown?" for "마크다운 / WYSIWYG"; "Kafka or Kinesis?" answered "Kafka on MSK" for
+        "MSK / Kinesis")."""
         question = _string(rec, "question")
         text = self.named(question)
+        found = set(self._held(_string(rec, "answer")))
+        if len(found) > 1:
+            found = set()
         if not text:
-            return 0
+            return len(found)
         held = heard = None
-        found = 0
         for label, option in self.offered:
+            if option in found:
+                continue
             if label <= text:
-                found += 1
+                found.add(option)
                 continue
             if held is None:
                 held = set().union(*self._read(text).values())
             as_label = self._read(label)
             if all(t in held or not as_label[t].isdisjoint(text) for t in label):
-                found += 1
+                found.add(option)
                 continue
             if heard is None:
                 heard = _sounds(question)
-            found += _spoken(option, label, text, heard)
-        return found
+            if _spoken(option, label, text, heard):
+                found.add(option)
+        return len(found)
 
     def holds(self, rec):
         return next(self._held(_string(rec, "answer")), None) is not None

@@ -277,10 +277,42 @@ def test_the_options_a_records_question_names(labels, named):
     assert inject._Offered(labels, None).alternatives(versioning) == named
 
 
+@pytest.mark.parametrize("answer, named", [
+    ("RabbitMQ on our own nodes", 2),  # the question names SQS, the answer chose RabbitMQ
+    ("SQS", 1),  # the same option twice
+    ("SQS for mail, RabbitMQ for the rest", 1),  # two options: the answer chose neither alone
+    ("Kafka", 1),  # no option
+])
+def test_the_option_a_records_answer_chose_is_one_of_the_alternatives_it_names(answer, named):
+    """docs/judgment-ledger.md, "Recall for automatic injection", step 2 "Chosen between the
+    options": the options a record names are those its question names and the one its answer
+    chose alone; two of them, and the record chose between the alternatives offered, though its
+    question names one ("SQS or something we host?" answered "RabbitMQ")."""
+    rec = decision("mailq", "Which job queue for the mailer: SQS or something we host?", answer)
+    assert inject._Offered(["SQS", "RabbitMQ", "Postgres table"], None).alternatives(rec) == named
+
+
+def test_a_past_choice_named_in_the_answer_alone_is_recalled(tmp_path):
+    """Same section: the record's question names one option, its answer chose another; with
+    its question sharing a word of the question asked, it is accepted from ACCEPT_CHOSEN."""
+    path = tmp_path / "ledger.jsonl"
+    queue = decision("mailq", "Which job queue for the mailer: SQS or something we host?",
+                     "RabbitMQ on our own nodes")
+    write_records(path, TEAM + [queue])
+    question, labels = "Where do the mailer's outgoing messages wait?", ["SQS", "RabbitMQ", "Postgres table"]
+    match = inject.judge(str(path), "shop", question, labels)[0]
+    assert match[1]["id"] == "mailq"
+    assert inject.ACCEPT_CHOSEN <= match[0]["match"] < inject.ACCEPT_OFFERED
+    assert ids(inject.answers(str(path), "shop", question, labels)) == ["mailq"]
+    # the answer that chose two options says nothing of which: the question names one only
+    write_records(path, TEAM + [dict(queue, answer="SQS for mail, RabbitMQ for the rest")])
+    assert inject.answers(str(path), "shop", question, labels) == []
+
+
 @pytest.mark.parametrize("labels, answer, named, holds", [
     (["마크다운", "팁탭"], "Markdown", 2, True),  # both labels loanwords of the question's words
     (["마크다운", "TipTap"], "TipTap, with the Markdown shortcuts", 2, True),
-    (["마크다운", "Notion"], "Notion", 1, True),  # Notion is not in the question
+    (["마크다운", "Notion"], "Notion", 2, True),  # not in the question, but the answer chose it
     (["마크다운", "팁탭"], "HTML", 2, False),  # an answer that is neither option
 ])
 def test_an_option_written_as_a_loanword_is_the_word_it_sounds_like(labels, answer, named, holds):
