@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from ledger_helpers import hermetic_env, ledger, rec, relevance_ids, write_records
+from ledger_helpers import ROOT, hermetic_env, ledger, rec, relevance_ids, write_records
 
 from judgment_toolkit.judgment import analysis, lexicon, rank
 
@@ -171,9 +171,21 @@ def test_format_errors_name_the_file_and_the_line(text, message):
     ("확인함", "확인"), ("배포하자", "배포"), ("도입할래", "도입"),
     # the helping verb 주다 of a request (-어 줘, 줌, 주세요): 돌려줘 is 돌려 (give back)
     ("돌려줘", "돌려"), ("보여줌", "보여"), ("알려주세요", "알려"),
+    # 별 is "per", as 마다 is "every": 기기별 인증서 is a certificate per device; a word of
+    # two syllables keeps it (성별 is sex, 특별 special)
+    ("기기별", "기기"), ("강의별로", "강의"), ("사용자마다", "사용자"), ("성별", "성별"), ("특별한", "특별"),
 ])
 def test_korean_particles_and_endings_come_off(word, stem):
     assert analysis.strip_korean(word) == stem
+
+
+def test_the_docs_count_the_suffixes_and_stopwords_there_are():
+    """docs/judgment-ledger.md, "Ranking" steps 2 and 3, state how many suffixes and stopwords
+    the analysis holds; the lists are the one place of these facts, the counts follow them."""
+    text = " ".join((ROOT / "docs" / "judgment-ledger.md").read_text(encoding="utf-8").split())
+    korean = {w for w in analysis.STOPWORDS if not w.isascii()}
+    assert f"{len(analysis.KOREAN_SUFFIXES)} suffixes, longest first" in text
+    assert f"...; {len(analysis.STOPWORDS) - len(korean)} in all) and {len(korean)} pieces" in text
 
 
 def test_a_casual_ok_asks_nothing():
