@@ -29,8 +29,9 @@ The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
      elsewhere), `covered` the share of the record's QUESTION words that the question or its
      options hold; GENERIC words weigh GENERIC_WEIGHT
      of their idf; the match is their geometric mean, measured for the question and for the
-     header and question together, the better kept, and must reach ACCEPT and MARGIN times
-     the best candidate's match;
+     header and question together, and for each of the questions it asks when it asks several
+     (parts: "which bundle size budget applies, and which charts library?"), the best kept;
+     it must reach ACCEPT and MARGIN times the best match of the same part;
   3. one topic: the candidates that answer the same question as an accepted record (Topic)
      form its topic; where they disagree the newest leads (else the best match), and the older ones
      with another answer are "earlier". Two records join one topic only when the later of them
@@ -62,6 +63,10 @@ SAME_LOOSE = 0.3  # enough for a candidate that itself comes NEAR to answering
 NEAR = 0.25
 GENERIC_WEIGHT = 0.2  # of a generic word's idf (GENERIC)
 TYPO_MIN = 5  # letters of a term before it may be read as a typo of another (Query.correct)
+# a question asks several when these join parts of PART_WORDS words or more each (_parts): not
+# generic, so "crash and error reporting tool" or "retried, and how many times?" is one question
+PART_JOINS = (", and ", " and ", "이랑 ", "랑 ", " 및 ")
+PART_WORDS = 2
 
 
 def answers(path, project, question, options=(), env=None, header=""):
@@ -83,8 +88,10 @@ def answers(path, project, question, options=(), env=None, header=""):
                     m["match"] >= ACCEPT_OFFERED or offered.alternatives(rec) >= 2))]
     if not accepted:
         return []
-    best = accepted[0][0]["match"]
-    accepted = [(m, rec) for m, rec in accepted if m["match"] >= MARGIN * best]
+    best = {}  # the best match of each part (0: the question as a whole)
+    for m, _ in accepted:
+        best.setdefault(m["part"], m["match"])
+    accepted = [(m, rec) for m, rec in accepted if m["match"] >= MARGIN * best[m["part"]]]
     return topics([rec for _, rec in accepted], [(m["match"], rec) for m, rec in judged],
                   topic, {id(rec): m["offset"] for m, rec in judged})[:MAX_ANSWERS]
 
@@ -110,17 +117,41 @@ def judge(path, project, question, options=(), env=None, header=""):
     judged = []
     for q in filter(None, (query, headed)):
         q.correct(records, idf, scorer)
+    # (part, its query): the question whole, with its header, and each question it asks
+    readings = [(0, query)] + [(0, headed)] * (headed is not None) + [
+        (k, part) for k, part in enumerate(_parts(question, options, env), 1)]
     for rec in records:
-        features = query.features(rec, idf)
-        if headed is not None:
-            with_header = headed.features(rec, idf)
-            if with_header["match"] > features["match"]:
-                features = with_header
+        features = None
+        for k, q in readings:
+            found = q.features(rec, idf)
+            if features is None or found["match"] > features["match"]:
+                features = found
+                features["part"] = k
         features["bm25"] = scores[rec["id"]]
         features["offset"] = lines[rec["id"]]
         judged.append((features, rec))
     judged.sort(key=lambda item: -item[0]["match"])  # stable: BM25 order on ties
     return judged
+
+
+def _parts(question, options, env):
+    """[Query] of each question that `question` asks when it asks several: its text split where
+    PART_JOINS join them, each part of PART_WORDS words or more that are not generic; [] when
+    it asks one. "Which bundle size budget applies, and which charts library should it use?"
+    asks two; a decision answering one of them covers half of the whole question's words, and
+    is measured against its part. The parts' terms are the question's own, so the pass's
+    statistics (idf) hold for them."""
+    pieces = [question]
+    for join in PART_JOINS:
+        pieces = [p for piece in pieces for p in piece.split(join)]
+    if len(pieces) < 2:
+        return []
+    from . import analysis
+    generic = generic_words()
+    for piece in pieces:
+        if sum(not is_generic(w, generic) for w in analysis.word_terms(piece)) < PART_WORDS:
+            return []
+    return [Query(piece, options, env) for piece in pieces]
 
 
 class Query:

@@ -136,6 +136,35 @@ def test_two_subjects_asked_at_once_give_two_answers_best_first(shop):
     assert all(a["earlier"] == [] for a in found)
 
 
+def test_each_question_asked_at_once_is_measured_alone(tmp_path, monkeypatch):
+    """A decision answering one of two questions asked together covers half of the whole
+    question's words: it is measured against its part (inject._parts), and MARGIN holds within
+    each part. Without the parts, only the budget was found."""
+    path = tmp_path / "ledger.jsonl"
+    write_records(path, TEAM + [
+        decision("budget", "Bundle size budget for the console?", "200 KB of JS, gzipped, checked in CI"),
+        decision("charts", "Charts library for the dashboards?", "Recharts")])
+    asked = "Before we add the charts page: which bundle size budget applies, and which charts library should it use?"
+    assert ids(inject.answers(str(path), "shop", asked)) == ["charts", "budget"]
+    monkeypatch.setattr(inject, "PART_JOINS", ())
+    assert ids(inject.answers(str(path), "shop", asked)) == ["budget"]
+
+
+@pytest.mark.parametrize("question, parts", [
+    ("Which bundle size budget applies, and which charts library should it use?",
+     ["Which bundle size budget applies", "which charts library should it use?"]),
+    ("펌웨어 서명 알고리즘이랑 기기 인증 방식", ["펌웨어 서명 알고리즘", "기기 인증 방식"]),
+    ("Should we settle both the crash reporting tool and the tracing sample rate?",
+     ["Should we settle both the crash reporting tool", "the tracing sample rate?"]),
+    # one question: a part of fewer than PART_WORDS words that are not generic
+    ("Which crash and error reporting tool should the services report to?", []),
+    ("Should we keep using and extending the old client?", []),
+    ("Which region for the warehouse?", []),
+])
+def test_the_questions_a_question_asks(question, parts):
+    assert [q.text for q in inject._parts(question, [], None)] == parts
+
+
 def test_at_most_max_answers(tmp_path):
     path = tmp_path / "ledger.jsonl"
     same = [decision(f"q{n}", f"Cache product pages on the CDN for {n} minutes?", f"answer {n}",
