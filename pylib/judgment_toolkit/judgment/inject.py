@@ -67,6 +67,7 @@ TYPO_MIN = 5  # letters of a term before it may be read as a typo of another (Qu
 # generic, so "crash and error reporting tool" or "retried, and how many times?" is one question
 PART_JOINS = (", and ", " and ", "이랑 ", "랑 ", " 및 ")
 PART_WORDS = 2
+PART_MAX = 4  # parts at most
 
 
 def answers(path, project, question, options=(), env=None, header=""):
@@ -137,13 +138,16 @@ def judge(path, project, question, options=(), env=None, header=""):
 def _parts(question, options, env):
     """[Query] of each question that `question` asks when it asks several: its text split where
     PART_JOINS join them, each part of PART_WORDS words or more that are not generic; [] when
-    it asks one. "Which bundle size budget applies, and which charts library should it use?"
-    asks two; a decision answering one of them covers half of the whole question's words, and
-    is measured against its part. The parts' terms are the question's own, so the pass's
-    statistics (idf) hold for them."""
+    it asks one, or more than PART_MAX (a part costs a Query: a long text of many joins is read
+    as one question, in time linear in its length). "Which bundle size budget applies, and
+    which charts library should it use?" asks two; a decision answering one of them covers
+    half of the whole question's words, and is measured against its part. The parts' terms
+    are the question's own, so the pass's statistics (idf) hold for them."""
     pieces = [question]
     for join in PART_JOINS:
-        pieces = [p for piece in pieces for p in piece.split(join)]
+        pieces = [p for piece in pieces for p in piece.split(join, PART_MAX)]
+        if len(pieces) > PART_MAX:
+            return []
     if len(pieces) < 2:
         return []
     from . import analysis

@@ -160,6 +160,10 @@ def test_each_question_asked_at_once_is_measured_alone(tmp_path, monkeypatch):
     ("Which crash and error reporting tool should the services report to?", []),
     ("Should we keep using and extending the old client?", []),
     ("Which region for the warehouse?", []),
+    # more than PART_MAX: read as one question (each part costs a Query)
+    (" and ".join(f"log retention {i}" for i in range(inject.PART_MAX + 1)), []),
+    (" and ".join(f"log retention {i}" for i in range(inject.PART_MAX)),
+     [f"log retention {i}" for i in range(inject.PART_MAX)]),
 ])
 def test_the_questions_a_question_asks(question, parts):
     assert [q.text for q in inject._parts(question, [], None)] == parts
