@@ -122,8 +122,9 @@ def strip(text):
 
 def annotate(tool_input: dict, found: list, option_of=None) -> dict | None:
     """A copy of `tool_input` with each question's past decision added (found[i]: the answers
-    for question i, best first; only the first is shown), or None when nothing is added. The
-    note goes on the option the past answer is (chosen_labels), else on the one label
+    for question i, best first; the first is shown, and the first of each other part of a
+    question that asks several: judgment.inject's Answer "part"), or None when nothing is
+    added. A note goes on the option the past answer is (chosen_labels), else on the one label
     `option_of(answer, labels)` returns (the hook's: judgment.inject.option_of, "SQS" for
     "Amazon SQS"), else under the question."""
     items = shape(tool_input)
@@ -131,23 +132,38 @@ def annotate(tool_input: dict, found: list, option_of=None) -> dict | None:
         return None
     updated = json.loads(json.dumps(tool_input))  # a deep copy of JSON data
     for q, answers in zip(updated["questions"], found):
-        if not answers:
-            continue
-        best = answers[0]
-        labels = [o["label"] for o in q["options"]]
-        hits = chosen_labels(best["record"]["answer"], labels)
-        worded = not hits and option_of is not None
-        if worded:
-            named = option_of(best["record"]["answer"], labels)
-            hits = [label for label in named if label in labels][:1]
-        if hits:
-            for o in q["options"]:
-                if o["label"] in hits:
-                    o["description"] = append(o.get("description", ""), "description",
-                                              note(best, True, worded))
-        else:
-            q["question"] = append(q["question"], "question", note(best, False))
+        for best in shown(answers):
+            _add(q, best, option_of)
     return updated
+
+
+def shown(answers) -> list:
+    """The answers of one question the person is shown: the first, and the first of each
+    other part ("part" of judgment.inject's Answer; none given is one part)."""
+    out, parts = [], set()
+    for answer in answers:
+        part = answer.get("part")
+        if not out or part not in parts and part is not None:
+            out.append(answer)
+            parts.add(part)
+    return out
+
+
+def _add(q, best, option_of):
+    """One past decision's note, added to question q (a copy): see annotate."""
+    labels = [o["label"] for o in q["options"]]
+    hits = chosen_labels(best["record"]["answer"], labels)
+    worded = not hits and option_of is not None
+    if worded:
+        named = option_of(best["record"]["answer"], labels)
+        hits = [label for label in named if label in labels][:1]
+    if hits:
+        for o in q["options"]:
+            if o["label"] in hits:
+                o["description"] = append(o.get("description", ""), "description",
+                                          note(best, True, worded))
+    else:
+        q["question"] = append(q["question"], "question", note(best, False))
 
 
 def strip_input(tool_input):

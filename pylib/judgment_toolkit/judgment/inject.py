@@ -8,7 +8,9 @@ INTERFACE (fixed):
 
     Answer = {"record": the ledger record (dict, as stored),
               "earlier": [older records of the same project that answer the same question
-                          with another answer, newest first]}
+                          with another answer, newest first],
+              "part": which of the questions a question asks when it asks several the
+                      record answers, from 1 (_parts), or 0: the question as a whole}
 
 The list is best first and holds at most MAX_ANSWERS items; an empty list means "say nothing".
 `question` is the question's text, `options` the option labels (they weigh less than the
@@ -93,8 +95,12 @@ def answers(path, project, question, options=(), env=None, header=""):
     for m, _ in accepted:
         best.setdefault(m["part"], m["match"])
     accepted = [(m, rec) for m, rec in accepted if m["match"] >= MARGIN * best[m["part"]]]
-    return topics([rec for _, rec in accepted], [(m["match"], rec) for m, rec in judged],
-                  topic, {id(rec): m["offset"] for m, rec in judged})[:MAX_ANSWERS]
+    found = topics([rec for _, rec in accepted], [(m["match"], rec) for m, rec in judged],
+                   topic, {id(rec): m["offset"] for m, rec in judged})[:MAX_ANSWERS]
+    part = {id(rec): m["part"] for m, rec in accepted}
+    for answer in found:  # the part of the accepted record that started the topic
+        answer["part"] = part[answer.pop("accepted")]
+    return found
 
 
 def judge(path, project, question, options=(), env=None, header=""):
@@ -560,7 +566,8 @@ def _text(rec):
 def topics(accepted, candidates, topic, offsets=None):
     """[Answer]: each accepted record's topic led by its newest record (see the docstring): the
     latest decided_at, and of two decided in the same second the later line of the ledger
-    (`offsets`: id(record) -> where its line starts), as prime orders them."""
+    (`offsets`: id(record) -> where its line starts), as prime orders them. Each also holds
+    "accepted": id() of the accepted record that started the topic (answers reads its part)."""
     from .ledger import time_key
     offsets = offsets or {}
     out = []
@@ -581,7 +588,7 @@ def topics(accepted, candidates, topic, offsets=None):
             if c is not lead and _answer(c) not in answers:
                 answers.add(_answer(c))
                 earlier.append(c)
-        out.append({"record": lead, "earlier": earlier})
+        out.append({"record": lead, "earlier": earlier, "accepted": id(rec)})
     return out
 
 

@@ -80,12 +80,23 @@ def past(rng, q, n):
     return {"record": rec, "earlier": earlier}
 
 
+def recalled(rng, q, n):
+    """The answers recalled for question q: none, one, or (a question that asks several) one
+    for each of two parts, with another answer of the first part that is not shown."""
+    roll = rng.random()
+    if roll < 0.3:
+        return []
+    if roll < 0.8:
+        return [past(rng, q, n)]
+    return [dict(past(rng, q, n), part=1), dict(past(rng, q, n), part=1), dict(past(rng, q, n), part=2)]
+
+
 def test_generated_inputs_stay_valid_and_strip_back_to_what_was_asked():
     rng = random.Random(27)
     for n in range(600):
         asked = generated(rng)
         valid(asked)
-        found = [[past(rng, q, n)] if rng.random() < 0.7 else [] for q in asked["questions"]]
+        found = [recalled(rng, q, n) for q in asked["questions"]]
         updated = annotate.annotate(asked, found)
         if not any(found):
             assert updated is None
@@ -96,14 +107,16 @@ def test_generated_inputs_stay_valid_and_strip_back_to_what_was_asked():
         for q, was, answers in zip(updated["questions"], asked["questions"], found):
             assert (q["header"], q.get("multiSelect"), [o["label"] for o in q["options"]]) == \
                 (was["header"], was.get("multiSelect"), [o["label"] for o in was["options"]])
-            notes = [t for t in [q["question"]] + [o["description"] for o in q["options"]]
-                     if annotate.MARK in t]
-            hits = annotate.chosen_labels(answers[0]["record"]["answer"],
-                                          [o["label"] for o in q["options"]]) if answers else []
-            assert len(notes) == (len(hits) or 1 if answers else 0)
-            assert (annotate.MARK in q["question"]) == bool(answers and not hits)
-            for t in notes:
-                assert len(t[t.index(annotate.MARK):]) <= len(annotate.MARK) + annotate.NOTE_LIMIT
+            texts = [q["question"]] + [o["description"] for o in q["options"]]
+            labels = [o["label"] for o in q["options"]]
+            hits = [annotate.chosen_labels(a["record"]["answer"], labels)
+                    for a in annotate.shown(answers)]
+            assert len(hits) == len({a.get("part") for a in answers})
+            assert sum(t.count(annotate.MARK) for t in texts) == sum(len(h) or 1 for h in hits)
+            assert q["question"].count(annotate.MARK) == sum(not h for h in hits)
+            for t in texts:
+                for piece in t.split(annotate.MARK)[1:]:
+                    assert len(annotate.MARK + piece.rstrip(" \n")) <= len(annotate.MARK) + annotate.NOTE_LIMIT
 
 
 def test_the_note_goes_on_the_option_chosen_then_else_under_the_question():
@@ -123,6 +136,19 @@ def test_the_note_goes_on_the_option_chosen_then_else_under_the_question():
     assert updated["questions"][0]["question"] == (
         "Redis or Postgres for the queue?\n" + annotate.MARK
         + "Last time (2026-07-03) the answer was \"SQS\": one less service to run")
+
+
+def test_the_first_decision_of_each_part_is_shown():
+    """docs/claude-kit.md, "What the person sees": the first answer, then the first of each
+    other part of a question that asks several (judgment.inject's Answer "part")."""
+    def a(name, **part):
+        return dict({"record": {"id": name}, "earlier": []}, **part)
+    ids = lambda answers: [x["record"]["id"] for x in annotate.shown(answers)]  # noqa: E731
+    assert ids([a("x"), a("y")]) == ["x"]  # no part given: one question
+    assert ids([a("x", part=0), a("y", part=0), a("z", part=0)]) == ["x"]
+    assert ids([a("x", part=2), a("y", part=2), a("z", part=1)]) == ["x", "z"]
+    assert ids([a("x", part=0), a("y", part=1)]) == ["x", "y"]
+    assert ids([]) == []
 
 
 @pytest.mark.parametrize("original", ["", " ", "x", "x ", "x\n", "\n", "a \u21ba b", "한국어 설명"])

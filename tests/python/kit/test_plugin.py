@@ -187,6 +187,38 @@ def test_the_note_goes_on_the_option_an_answer_in_other_words_chose(shop):
     assert asked["options"][1]["description"].startswith("managed \u200c\u21ba Chosen on 20")
 
 
+def test_a_question_that_asks_two_things_shows_a_decision_for_each(shop):
+    """docs/claude-kit.md, "What the person sees": the person reads the first decision of each
+    question a question asks ("Several questions in one" of docs/judgment-ledger.md), here one
+    on the option it chose and one under the question; capture's strip gives back the input."""
+    from judgment_toolkit.claude import annotate
+    project, home = shop
+    for question, answer, why in [
+            ("Bundle size budget for the console?", "200 KB of JS, gzipped, checked in CI", "slow phones"),
+            ("Charts library for the dashboards?", "Recharts", "smallest"),
+            ("Use Redis or Postgres for the job queue?", "postgres", ""),
+            ("How long do we retain application logs?", "30 days", ""),
+            ("Offset or cursor pagination for list endpoints?", "cursor", "")]:
+        subprocess.run([str(ROOT / "scripts" / "judgment-ledger.sh"), "append", "--project", "shop",
+                        "--question", question, "--answer", answer, "--card-ref", "c.json",
+                        "--rationale", why], cwd=project, check=True)
+    payload = ask_payload("PreToolUse", project)
+    payload["tool_input"]["questions"][0].update(
+        question="Before we add the charts page: which bundle size budget applies, and which charts library should it use?",
+        header="Charts", options=[{"label": "ECharts, lazy-loaded", "description": "a"},
+                                  {"label": "Recharts", "description": "b"},
+                                  {"label": "Raise the budget", "description": "c"}])
+    r = run_hook("PreToolUse", payload, home, project)
+    assert r.returncode == 0
+    updated = json.loads(r.stdout)["hookSpecificOutput"]["updatedInput"]
+    asked = updated["questions"][0]
+    assert asked["options"][1]["description"] == "b " + annotate.MARK + "Chosen on " + \
+        ledger_lines(project)[1]["decided_at"][:10] + ": smallest"
+    assert asked["question"].endswith('the answer was "200 KB of JS, gzipped, checked in CI": slow phones')
+    assert asked["question"].count(annotate.MARK) == 1
+    assert annotate.strip_input(updated) == payload["tool_input"]
+
+
 def test_not_installed_one_line_exit_zero(shop, tmp_path):
     project, home = shop
     bare = tmp_path / "plugin"  # a plugin folder without the tools
