@@ -78,6 +78,33 @@ def test_capture_stores_what_the_person_was_asked_without_the_note(home, project
     assert (captured["answer"], captured["rationale"]) == ("Postgres", "the database we run")
 
 
+def test_a_question_that_asks_two_things_shows_both_decisions_and_capture_drops_both(home, project):
+    """docs/claude-kit.md, "What the person sees": one note for each question a question asks
+    (docs/judgment-ledger.md, "Several questions in one"), here one on an option and one
+    under the question; the real client takes the input, and capture stores the question as
+    Claude wrote it."""
+    for question, answer, why in [
+            ("Bundle size budget for the console?", "200 KB of JS, gzipped", "slow phones"),
+            ("Charts library for the dashboards?", "Recharts", "smallest"),
+            ("Use Redis or Postgres for the job queue?", "Postgres", "one less service to run"),
+            ("How long do we retain application logs?", "30 days", "cold storage after")]:
+        decide(project, question, answer, why)
+    charts = {"question": "Before we add the charts page: which bundle size budget applies, and "
+                          "which charts library should it use?", "header": "Charts",
+              "multiSelect": False,
+              "options": [{"label": "ECharts", "description": "lazy-loaded"},
+                          {"label": "Recharts", "description": "what we have"},
+                          {"label": "Raise the budget", "description": "for this page"}]}
+    run = ask(home, project, charts, answer="Recharts", JUDGMENT_CAPTURE="1")
+    shown = run["asked"][0]["input"]["questions"][0]
+    assert "Chosen on 20" in shown["options"][1]["description"]
+    assert shown["question"].startswith(charts["question"] + "\n" + annotate.MARK + "Last time (20")
+    assert '"200 KB of JS, gzipped": slow phones' in shown["question"]
+    assert annotate.strip_input(run["asked"][0]["input"]) == {"questions": [charts]}
+    captured = json.loads((project / ".claude" / "state" / "judgment-ledger.jsonl").read_text().splitlines()[-1])
+    assert (captured["question"], captured["answer"]) == (charts["question"], "Recharts")
+
+
 @pytest.mark.parametrize("fault", ["no tools installed", "corrupt ledger", "ledger is a directory"])
 def test_the_session_never_breaks(home, project, fault):
     ledger = project / ".claude" / "state" / "judgment-ledger.jsonl"
