@@ -142,10 +142,9 @@ def shown(answers) -> list:
     other part ("part" of judgment.inject's Answer; none given is one part)."""
     out, parts = [], set()
     for answer in answers:
-        part = answer.get("part")
-        if not out or part not in parts and part is not None:
+        if answer.get("part") not in parts:
             out.append(answer)
-            parts.add(part)
+            parts.add(answer.get("part"))
     return out
 
 

@@ -95,12 +95,9 @@ def answers(path, project, question, options=(), env=None, header=""):
     for m, _ in accepted:
         best.setdefault(m["part"], m["match"])
     accepted = [(m, rec) for m, rec in accepted if m["match"] >= MARGIN * best[m["part"]]]
-    found = topics([rec for _, rec in accepted], [(m["match"], rec) for m, rec in judged],
-                   topic, {id(rec): m["offset"] for m, rec in judged})[:MAX_ANSWERS]
-    part = {id(rec): m["part"] for m, rec in accepted}
-    for answer in found:  # the part of the accepted record that started the topic
-        answer["part"] = part[answer.pop("accepted")]
-    return found
+    return topics([rec for _, rec in accepted], [(m["match"], rec) for m, rec in judged],
+                  topic, {id(rec): m["offset"] for m, rec in judged},
+                  {id(rec): m["part"] for m, rec in accepted})[:MAX_ANSWERS]
 
 
 def judge(path, project, question, options=(), env=None, header=""):
@@ -125,8 +122,8 @@ def judge(path, project, question, options=(), env=None, header=""):
     for q in filter(None, (query, headed)):
         q.correct(records, idf, scorer)
     # (part, its query): the question whole, with its header, and each question it asks
-    readings = [(0, query)] + [(0, headed)] * (headed is not None) + [
-        (k, part) for k, part in enumerate(_parts(question, options, env), 1)]
+    readings = [(0, q) for q in (query, headed) if q is not None]
+    readings += enumerate(_parts(question, options, env), 1)
     for rec in records:
         features = None
         for k, q in readings:
@@ -563,13 +560,15 @@ def _text(rec):
     return "\n".join(parts)
 
 
-def topics(accepted, candidates, topic, offsets=None):
+def topics(accepted, candidates, topic, offsets=None, parts=None):
     """[Answer]: each accepted record's topic led by its newest record (see the docstring): the
     latest decided_at, and of two decided in the same second the later line of the ledger
-    (`offsets`: id(record) -> where its line starts), as prime orders them. Each also holds
-    "accepted": id() of the accepted record that started the topic (answers reads its part)."""
+    (`offsets`: id(record) -> where its line starts), as prime orders them. Each answer's
+    "part" is the one of the accepted record that started its topic (`parts`: id(record) ->
+    its part; 0 when not given)."""
     from .ledger import time_key
     offsets = offsets or {}
+    parts = parts or {}
     out = []
     used = set()
     for rec in accepted:
@@ -588,7 +587,7 @@ def topics(accepted, candidates, topic, offsets=None):
             if c is not lead and _answer(c) not in answers:
                 answers.add(_answer(c))
                 earlier.append(c)
-        out.append({"record": lead, "earlier": earlier, "accepted": id(rec)})
+        out.append({"record": lead, "earlier": earlier, "part": parts.get(id(rec), 0)})
     return out
 
 
