@@ -33,7 +33,9 @@ The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
      of their idf; the match is their geometric mean, measured for the question and for the
      header and question together, and for each of the questions it asks when it asks several
      (parts: "which bundle size budget applies, and which charts library?"), the best kept;
-     it must reach ACCEPT and MARGIN times the best match of the same part;
+     it must reach ACCEPT and MARGIN times the best match of the same part, and the record
+     must hold (anywhere, as its own word, the lexicon's or a loanword's) a word of the
+     question's subject: one that is neither GENERIC nor an aspect (FACET);
   3. one topic: the candidates that answer the same question as an accepted record (Topic)
      form its topic; where they disagree the newest leads (else the best match), and the older ones
      with another answer are "earlier". Two records join one topic only when the later of them
@@ -85,10 +87,11 @@ def answers(path, project, question, options=(), env=None, header=""):
     offered = _Offered(options, env)
     topic = Topic(options, env)
     given = topic.given  # one reading of the options' quantities for the rule and the topics
-    accepted = [(m, rec) for m, rec in judged if m["match"] >= ACCEPT or m["asked_q"] > 0 and (
-                m["match"] >= ACCEPT_VALUE and (given.holds(rec) or topic.chose(rec))
-                or m["match"] >= ACCEPT_CHOSEN and offered.holds(rec) and (
-                    m["match"] >= ACCEPT_OFFERED or offered.alternatives(rec) >= 2))]
+    accepted = [(m, rec) for m, rec in judged if m["subject"] and (
+                m["match"] >= ACCEPT or m["asked_q"] > 0 and (
+                    m["match"] >= ACCEPT_VALUE and (given.holds(rec) or topic.chose(rec))
+                    or m["match"] >= ACCEPT_CHOSEN and offered.holds(rec) and (
+                        m["match"] >= ACCEPT_OFFERED or offered.alternatives(rec) >= 2)))]
     if not accepted:
         return []
     best = {}  # the best match of each part (0: the question as a whole)
@@ -124,6 +127,7 @@ def judge(path, project, question, options=(), env=None, header=""):
     # (part, its query): the question whole, with its header, and each question it asks
     readings = [(0, q) for q in (query, headed) if q is not None]
     readings += enumerate(_parts(question, options, env), 1)
+    whole = headed or query  # the subject is the whole question's (a part may name only an aspect)
     for rec in records:
         features = None
         for k, q in readings:
@@ -131,6 +135,8 @@ def judge(path, project, question, options=(), env=None, header=""):
             if features is None or found["match"] > features["match"]:
                 features = found
                 features["part"] = k
+        # read only where the rule may accept: the least match any of its tests takes
+        features["subject"] = features["match"] >= ACCEPT_CHOSEN and whole.holds_subject(rec)
         features["bm25"] = scores[rec["id"]]
         features["offset"] = lines[rec["id"]]
         judged.append((features, rec))
@@ -287,6 +293,19 @@ class Query:
         f["covered"] = found / total if total else 0.0
         f["match"] = (f["asked"] * f["covered"]) ** 0.5
         return f
+
+    def holds_subject(self, rec):
+        """Whether the record holds a word of the question's subject: a word that is neither
+        generic nor an aspect (FACET: how long, how often, which region, who), as its own word,
+        a lexicon alternative or a loanword; True when the question names no subject."""
+        generic, facets = generic_words(), facet_words()
+        subject = [w for w in self.words if not is_generic(w, generic) and w not in facets]
+        if not subject:
+            return True
+        text = _text(rec)
+        held = set(self.analysis.terms(text))
+        reached = _reached(self.entries, held) | self._heard(text)
+        return any(t in held or t in reached for w in subject for t in w)
 
     def _sounds_like(self, written):
         """Whether a word (as written) sounds like a word of the question in the other
@@ -693,6 +712,33 @@ kind keep move switch change add make need want go now still first next set get 
 better best good right plan decide decision setup support value run running
 도구 툴 방식 방법 사용 선택 도입 변경 유지 전환 적용 기준 정하 얼마 얼마나 몇 계속 이번 다음 새로 방향 여부
 """
+
+
+# Words of an aspect that many subjects have (how long, how often, which region, who, what
+# rate, which version): a decision that holds only these of a question, and none of its other
+# words that are not generic (its subject), answers another subject's question ("Which region
+# should the Kafka cluster run in?" and "Which GCP region for the warehouse?"). Not GENERIC:
+# they weigh as much as any word in the match, since the aspect asked matters too.
+FACET = """
+rate ratio percent percentage sample sampling region zone timezone timeout ttl expiry expire
+expiration lifetime idle retention retain often frequency interval period cadence schedule
+daily weekly monthly hourly nightly long duration length size limit cap max maximum min minimum
+threshold quota count number many times retry attempt version format owner who when where
+level scope granularity window deadline cutoff
+주기 빈도 간격 기간 보관 보존 만료 유효 유휴 횟수 재시도 한도 상한 하한 최대 최소 비율 샘플링 리전 지역
+시간대 버전 형식 포맷 담당 누가 언제 어디 범위 단위 크기 용량 제한 마감 기한 시간
+"""
+
+
+def facet_words():
+    """The word-term tuples of FACET (as generic_words)."""
+    global _FACET
+    if _FACET is None:
+        _FACET = _Generic(FACET)
+    return _FACET
+
+
+_FACET = None
 
 
 def generic_words():

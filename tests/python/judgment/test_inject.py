@@ -151,6 +151,52 @@ def test_each_question_asked_at_once_is_measured_alone(tmp_path, monkeypatch):
     assert ids(inject.answers(str(path), "shop", asked)) == ["budget"]
 
 
+ASPECTS = [decision("warehouse", "Which GCP region for the warehouse?", "asia-northeast3 (Seoul)"),
+           decision("tracing", "Sentry performance tracing: what sample rate?", "10%")]
+
+
+def test_a_decision_that_shares_only_an_aspect_of_the_question_is_no_answer(tmp_path, monkeypatch):
+    """The subject: a decision must hold a word of what the question is about, not only of the
+    aspect it asks (inject.FACET: which region, what sample rate, how often). Without FACET,
+    the sample rate of tracing was the answer for session replays."""
+    path = tmp_path / "ledger.jsonl"
+    write_records(path, TEAM + ASPECTS)
+    kafka = ("Which region should the Kafka cluster run in?", ["asia-northeast3", "asia-northeast1"])
+    replays = ("What sample rate should session replays use in the app?", ["1%", "10%", "Only on errors"])
+    assert inject.answers(str(path), "shop", *kafka) == []
+    assert inject.answers(str(path), "shop", *replays) == []
+    monkeypatch.setattr(inject, "FACET", "")
+    monkeypatch.setattr(inject, "_FACET", None)
+    assert ids(inject.answers(str(path), "shop", *replays)) == ["tracing"]
+
+
+@pytest.mark.parametrize("question, labels, found", [
+    ("Which region should the warehouse run in now?", ["asia-northeast3", "asia-northeast1"], ["warehouse"]),
+    ("웨어하우스 리전은 어디로 할까?", ["서울", "도쿄"], ["warehouse"]),  # by its sound
+    ("트레이싱 샘플링 비율은?", ["1%", "10%"], ["tracing"]),  # through the lexicon
+    ("What sample rate for tracing?", ["1%", "10%"], ["tracing"]),
+])
+def test_a_decision_that_holds_the_subject_is_still_the_answer(tmp_path, question, labels, found):
+    path = tmp_path / "ledger.jsonl"
+    write_records(path, TEAM + ASPECTS)
+    assert ids(inject.answers(str(path), "shop", question, labels)) == found
+
+
+def test_a_question_that_names_no_subject_holds_every_decision():
+    """A question of aspects and generic words only ("How long, and how often?") has no subject
+    to look for: the rule's other tests decide."""
+    for question in ("How long, and how often?", "Which region?", "몇 시간 주기로?"):
+        assert inject.Query(question, [], None).holds_subject(TEAM[0])
+    assert not inject.Query("Which region for Kafka?", [], None).holds_subject(ASPECTS[0])
+    assert inject.Query("Which region for Kafka?", [], None).holds_subject(
+        decision("k", "Kafka: self-hosted or Confluent?", "Confluent"))
+
+
+def test_no_word_is_both_generic_and_an_aspect():
+    from judgment_toolkit.judgment import analysis
+    assert not set(analysis.word_terms(inject.GENERIC)) & set(analysis.word_terms(inject.FACET))
+
+
 @pytest.mark.parametrize("question, parts", [
     ("Which bundle size budget applies, and which charts library should it use?",
      ["Which bundle size budget applies", "which charts library should it use?"]),

@@ -114,19 +114,22 @@ def test_text_of_another_script_compiles_it_once(tmp_path):
     assert fresh_python(tmp_path, code).split() == ["1", "True", "True"]
 
 
-def test_the_generic_words_answer_as_their_whole_analysis_would():
-    """inject's GENERIC is analysed lazily (only the English words that could give the asked
-    term are stemmed): it answers `in` as frozenset(word_terms(GENERIC)) does, because every
-    English word of it starts with a needle of its own term."""
+@pytest.mark.parametrize("name", ["GENERIC", "FACET"])
+def test_the_generic_and_aspect_words_answer_as_their_whole_analysis_would(name):
+    """inject's GENERIC and FACET are analysed lazily (only the English words that could give
+    the asked term are stemmed): each answers `in` as frozenset(word_terms(...)) does, because
+    every English word of it starts with a needle of its own term."""
     from judgment_toolkit.judgment import analysis
-    whole = frozenset(analysis.word_terms(inject.GENERIC))
-    for word in inject.GENERIC.split():
+    text = getattr(inject, name)
+    whole = frozenset(analysis.word_terms(text))
+    for word in text.split():
         for terms in analysis.word_terms(word):
             if word.isascii():
                 assert any(word.startswith(n) for n in analysis.needles(terms[0])), word
     asked = list(whole) + [tuple(analysis.terms(w)) for w in
                            ("chosen", "choosing", "defaults", "settings", "planning", "queue",
-                            "retry", "캐시", "배포", "tooling", "supported", "mq")]
-    lazy = inject._Generic(inject.GENERIC)
+                            "retry", "retries", "regional", "rates", "캐시", "배포", "tooling",
+                            "supported", "mq")]
+    lazy = inject._Generic(text)
     assert [w in lazy for w in asked] == [w in whole for w in asked]
-    assert len(lazy.analysed) < len([w for w in inject.GENERIC.split() if w.isascii()])
+    assert len(lazy.analysed) < len([w for w in text.split() if w.isascii()])
