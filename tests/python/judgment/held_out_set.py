@@ -23,7 +23,6 @@ TEAMS_BEFORE = frozenset({
     "payments-api", "mobile-app", "data-platform", "web-console", "ml-platform", "game-backend",
     "sre-ops", "ecommerce-search", "health-records", "devtools-cli", "logistics-routing",
     "learning-platform", "iot-firmware"})
-QUESTIONS = "blind.json"
 DECISIONS_PER_TEAM = (50, 55)
 QUESTIONS_PER_PROJECT = (48, 53)
 MIN_PER_KIND = {"reversal": 20, "cross-language": 20, "paraphrase": 20, "korean": 10,
@@ -41,11 +40,12 @@ class HeldOutSet:
     EARLIER: tuple  # (folder, question file) of the sets its question texts must not repeat
     REVERSALS_PER_TEAM: int
     CROSS_LANGUAGE_EACH_WAY: int
+    QUESTIONS = "blind.json"  # the question file (a tuning set of this shape: tune.json)
 
     @pytest.fixture(scope="class")
     @classmethod
     def files(cls):
-        return read_set(cls.SET, QUESTIONS)
+        return read_set(cls.SET, cls.QUESTIONS)
 
     @pytest.fixture(scope="class")
     @classmethod
