@@ -98,6 +98,7 @@ def answers(path, project, question, options=(), env=None, header=""):
     for m, _ in accepted:
         best.setdefault(m["part"], m["match"])
     accepted = [(m, rec) for m, rec in accepted if m["match"] >= MARGIN * best[m["part"]]]
+    topic.on_subject = {id(rec) for m, rec in judged if m["subject"]}
     return topics([rec for _, rec in accepted], [(m["match"], rec) for m, rec in judged],
                   topic, {id(rec): m["offset"] for m, rec in judged},
                   {id(rec): m["part"] for m, rec in accepted})[:MAX_ANSWERS]
@@ -631,6 +632,7 @@ class Topic:
         self.env = env
         self.chosen = {}  # id(record) -> (the one option its answer chose,) or () (option_of)
         self.given = _Given(options)
+        self.on_subject = set()  # id(record) of the candidates that hold the question's subject
 
     def _words(self, rec):
         key = id(rec)
@@ -675,8 +677,10 @@ class Topic:
         # a later decision that chose another of the options asked now than x chose, and that
         # comes as near to answering as a decision giving an offered quantity must (ACCEPT_VALUE),
         # is the same choice made again: a reversal, however its question is worded ("CI 커버리지 게이트를 저장소 전체에 걸까요?" -> "전체 70%"
-        # after "Do we put a minimum code coverage gate in CI?" -> "80% on the core module")
-        if newer and match >= ACCEPT_VALUE and self.labels:
+        # after "Do we put a minimum code coverage gate in CI?" -> "80% on the core module"),
+        # when it holds the asked question's subject: values ("30 days / 90 days") are chosen
+        # by decisions on many subjects
+        if newer and self.labels and match >= ACCEPT_VALUE and id(y) in self.on_subject:
             was, now = self.chose(x), self.chose(y)
             if was and now and was != now:
                 return True
@@ -725,8 +729,9 @@ expiration lifetime idle retention retain often frequency interval period cadenc
 daily weekly monthly hourly nightly long duration length size limit cap max maximum min minimum
 threshold quota count number many times retry attempt version format owner who when where
 level scope granularity window deadline cutoff
+second seconds minute minutes hour hours day days week weeks month months year years
 주기 빈도 간격 기간 보관 보존 만료 유효 유휴 횟수 재시도 한도 상한 하한 최대 최소 비율 샘플링 리전 지역
-시간대 버전 형식 포맷 담당 누가 언제 어디 범위 단위 크기 용량 제한 마감 기한 시간
+시간대 버전 형식 포맷 담당 누가 언제 어디 범위 단위 크기 용량 제한 마감 기한 시간 며칠 개월 몇주
 """
 
 

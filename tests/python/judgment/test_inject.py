@@ -636,6 +636,25 @@ def test_a_later_decision_that_chose_another_offered_option_reverses_the_earlier
     assert ids(found) == ["coverage"] and found[0]["earlier"] == []
 
 
+def test_a_later_decision_on_another_subject_choosing_another_offered_value_is_no_reversal(
+        tmp_path, monkeypatch):
+    """Values ("30 days / 90 days / 1 year") are chosen by decisions on many subjects: a later
+    decision that chose another of them joins the topic only when it holds a word of the asked
+    question's subject (the units of time are aspects, inject.FACET). Without that, the chat
+    transcripts' 30 days led as the reversal of the call recordings' 90 days."""
+    path = tmp_path / "ledger.jsonl"
+    calls = decision("calls", "How long do we retain support call recordings?", "90 days", at="2025-02-01")
+    chats = decision("chats", "채팅 상담 내역은 며칠 보관해?", "30일", at="2026-04-01")
+    write_records(path, TEAM + [calls, chats])
+    asked = ("Support call recordings: how many days do we keep them?", ["30 days", "90 days", "1 year"])
+    found = inject.answers(str(path), "shop", *asked)
+    assert [(a["record"]["id"], a["earlier"]) for a in found] == [("calls", [])]
+    assert not inject.Query(asked[0], [], None).holds_subject(chats)
+    monkeypatch.setattr(inject, "FACET", "")
+    monkeypatch.setattr(inject, "_FACET", None)
+    assert ids(inject.answers(str(path), "shop", *asked))[0] == "chats"
+
+
 def test_of_two_decisions_of_one_second_the_later_line_is_the_newer(tmp_path):
     """docs/judgment-ledger.md, "Recall for automatic injection", step 3: the newest leads,
     and of two decisions appended in the same second (decided_at has whole seconds) the later
