@@ -94,9 +94,10 @@ def test_a_one_letter_needle_does_not_analyse_the_lexicon(costs):
     lines, yet only the groups with a word of the query's terms are analysed."""
     for n in (1_000, 10_000):
         assert costs[n]["groups"] > 300
-        # 19 of 816 (the groups with a word of the question); reading every line that holds
+        # 35 of 1882 (the groups with a word of the question or of the candidates' questions
+        # read by the rule; 19 of 816 before the lexicon grew); reading every line that holds
         # "m" or "p" analysed about half of them
-        assert costs[n]["analysed"] <= 25, costs[n]
+        assert costs[n]["analysed"] <= 50, costs[n]
 
 
 def test_english_and_korean_text_do_not_compile_the_full_word_pattern(tmp_path, costs):
