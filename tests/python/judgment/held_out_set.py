@@ -31,6 +31,14 @@ MIN_PER_KIND = {"reversal": 20, "cross-language": 20, "paraphrase": 20, "korean"
 NO_ANSWER_SHARE = 0.30
 
 
+def after(*sets):
+    """(OTHER_TEAMS, EARLIER) of a set written after the HeldOutSet classes `sets`: every team
+    they hold or name, and their question files after the ones they compare with, each once."""
+    teams = frozenset().union(*(s.OTHER_TEAMS | s.TEAMS for s in sets))
+    earlier = tuple(dict.fromkeys(e for s in sets for e in s.EARLIER + ((s.SET, s.QUESTIONS),)))
+    return teams, earlier
+
+
 class HeldOutSet:
     SET: Path  # the set's folder
     NAME: str  # its split

@@ -5,7 +5,7 @@ append writes it, and questions that pass every check the first set's files pass
 checks the data only, never a ranker's output. The only other held-out files it loads are
 inject5's and inject6's blind.json, and only to compare normalised question texts and team
 names."""
-from held_out_set import EVAL, HeldOutSet
+from held_out_set import EVAL, HeldOutSet, after
 
 import test_eval_blind4_data as blind4
 
@@ -15,7 +15,6 @@ class TestBlind5(HeldOutSet):
     NAME = "blind5"
     ID_PREFIX = "b5q"
     TEAMS = {"esign-contracts", "webtoon-studio", "factory-mes"}
-    OTHER_TEAMS = blind4.TestBlind4.OTHER_TEAMS | blind4.TestBlind4.TEAMS
-    EARLIER = blind4.TestBlind4.EARLIER + ((blind4.TestBlind4.SET, "blind.json"),)
+    OTHER_TEAMS, EARLIER = after(blind4.TestBlind4)
     REVERSALS_PER_TEAM = 8
     CROSS_LANGUAGE_EACH_WAY = 10

@@ -7,7 +7,7 @@ unlike the held-out sets whose checks it shares; it emphasises reversals, so it 
 reversal pairs per team (the held-out sets ask for 8). It checks the data only, never a
 ranker's output. The other question files it loads (the held-out sets of EARLIER) are loaded
 only to compare normalised question texts and team names."""
-from held_out_set import EVAL, HeldOutSet
+from held_out_set import EVAL, HeldOutSet, after
 
 import test_eval_blind5_data as blind5
 
@@ -18,8 +18,6 @@ class TestTune5(HeldOutSet):
     ID_PREFIX = "t5q"
     QUESTIONS = "tune.json"
     TEAMS = {"bike-share", "clinic-booking", "insurance-claims"}
-    OTHER_TEAMS = (blind5.TestBlind5.OTHER_TEAMS | blind5.TestBlind5.TEAMS
-                   | {"grocery-delivery", "real-estate-listings", "govtech-permits"})
-    EARLIER = blind5.TestBlind5.EARLIER + ((blind5.TestBlind5.SET, "blind.json"),)
+    OTHER_TEAMS, EARLIER = after(blind5.TestBlind5)
     REVERSALS_PER_TEAM = 11
     CROSS_LANGUAGE_EACH_WAY = 10
