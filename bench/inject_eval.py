@@ -16,7 +16,10 @@ order the hook shows them. Figures, per split and per kind:
   per q      decisions injected per question;
 and, for a file whose answerable questions name the option their leader's answer is (`chosen`),
 where the hook puts the first decision shown when that is a leader: on that option, on another
-one, or under the question.
+one, or under the question; and for the reversed questions (those naming their `newest`), where
+the rule leaves the newest decision (reversal_outcomes: leading, shown after another, shown as
+an earlier decision, or not shown while an earlier one is or is not, among the candidates or
+not).
 "rule" is judgment.inject.answers; "top 3" is the relevance ranking's first 3 results for the
 question and its option labels, all injected (what the hook did before the rule).
 
@@ -117,6 +120,40 @@ def placement(ledger, questions):
     return out
 
 
+OUTCOMES = ("the newest leads", "the newest shown, not first", "the newest shown as an earlier decision",
+            "an earlier one shown alone, the newest a candidate",
+            "an earlier one shown alone, the newest no candidate",
+            "neither shown, the newest a candidate", "neither shown, the newest no candidate")
+
+
+def reversal_outcomes(ledger, questions):
+    """Where the rule leaves the newest decision of each reversed question (one naming its
+    `newest`): {outcome: n} over OUTCOMES, in that order. "A candidate" is one of the records
+    the rule weighed (inject.judge), whether or not it was accepted."""
+    out = dict.fromkeys(OUTCOMES, 0)
+    for q in questions:
+        newest = q.get("newest")
+        if not newest:
+            continue
+        found = inject.answers(str(ledger), q["project"], q["question"], q["labels"],
+                               header=q.get("header", ""))
+        leaders = [a["record"]["id"] for a in found]
+        earlier = [r["id"] for a in found for r in a["earlier"]]
+        if leaders[:1] == [newest]:
+            out[OUTCOMES[0]] += 1
+        elif newest in leaders:
+            out[OUTCOMES[1]] += 1
+        elif newest in earlier:
+            out[OUTCOMES[2]] += 1
+        else:
+            weighed = {rec["id"] for _, rec in inject.judge(
+                str(ledger), q["project"], q["question"], q["labels"], header=q.get("header", ""))}
+            older = {rid for rid, grade in q["relevant"].items() if grade == 1}
+            shown = bool(older & set(leaders + earlier))
+            out[OUTCOMES[(3 if shown else 5) + (newest not in weighed)]] += 1
+    return out
+
+
 def cell(v):
     return "-" if v is None else f"{v:.3f}" if isinstance(v, float) else str(v)
 
@@ -154,6 +191,10 @@ def main():
                 print(f"    {name} {split}: where the first decision shown goes, when it leads and"
                       f" the option it chose is labelled: "
                       + ", ".join(f"{where} {n}" for where, n in placed.items()))
+            if any(q.get("newest") for q in chosen):
+                outcomes = reversal_outcomes(ledger, chosen)
+                print(f"    {name} {split}: the newest decision of each reversed question: "
+                      + ", ".join(f"{where} {n}" for where, n in outcomes.items()))
             if args.show:
                 for q, ids in runs["rule"]:
                     marks = " ".join(f"{i}:{q['relevant'].get(i, 0)}" for i in ids) or "-"

@@ -1,0 +1,61 @@
+"""bench/inject_eval.py's count of where the rule leaves the newest decision of each reversed
+question (reversal_outcomes; docs/judgment-ledger.md, "A fifth tuning set: reversals"), on a
+small hand-made question file: each outcome is reached by a question made for it."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from ledger_helpers import write_records
+from test_inject import TEAM, decision
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.append(str(ROOT / "bench"))  # after site-packages: bench/mcp.py must not hide the SDK
+
+import inject_eval  # noqa: E402
+
+OLD = decision("old", "Use Redis or Postgres for the job queue?", "Redis", at="2025-01-01")
+NEW = decision("new", "Move the job queue from Redis to Postgres?", "Postgres", at="2026-01-01")
+
+
+def question(qid, text, labels, newest, relevant):
+    return {"id": qid, "split": "t", "project": "shop", "kind": "reversal", "question": text,
+            "header": "Q", "options": [{"label": label, "description": label} for label in labels],
+            "multiSelect": False, "relevant": relevant, "newest": newest}
+
+
+def test_each_outcome_is_counted_where_the_newest_went(tmp_path):
+    ledger = tmp_path / "ledger.jsonl"
+    write_records(ledger, TEAM + [OLD, NEW])
+    questions = [
+        question("q1", "Which job queue do we run now: Redis or Postgres?", ["Redis", "Postgres"],
+                 "new", {"new": 2, "old": 1}),
+        # labelled as if the dark-mode decision had reversed the queue: it is never weighed
+        question("q2", "Which job queue do we run now: Redis or Postgres?", ["Redis", "Postgres"],
+                 "darkmode", {"darkmode": 2, "old": 1}),
+        question("q3", "Should the settings page be a modal?", ["Modal", "Route"],
+                 "darkmode", {"darkmode": 2}),
+        question("q4", "Which job queue?", ["Redis", "Postgres"], None, {"new": 2}),
+        # labelled the other way round: the one labelled newest is shown as the earlier one
+        question("q5", "Which job queue do we run now: Redis or Postgres?", ["Redis", "Postgres"],
+                 "old", {"old": 2, "new": 1}),
+        # "queue" (postgres, as "new" answered) is weighed and joins the topic unshown
+        question("q6", "Which job queue do we run now: Redis or Postgres?", ["Redis", "Postgres"],
+                 "queue", {"queue": 2, "old": 1}),
+    ]
+    data = {"ledger": "ledger.jsonl", "grades": {}, "questions": questions}
+    path = tmp_path / "questions.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    _, loaded = inject_eval.load(path)
+    found = inject_eval.reversal_outcomes(ledger, loaded)
+    assert list(found) == list(inject_eval.OUTCOMES)
+    assert found["the newest leads"] == 1  # q1
+    assert found["an earlier one shown alone, the newest no candidate"] == 1  # q2: "old" shown
+    assert found["neither shown, the newest no candidate"] == 1  # q3
+    assert found["the newest shown as an earlier decision"] == 1  # q5
+    assert found["an earlier one shown alone, the newest a candidate"] == 1  # q6
+    assert sum(found.values()) == 5  # q4 names no newest
+    printed = subprocess.run([sys.executable, str(ROOT / "bench" / "inject_eval.py"),
+                              "--questions", str(path)], capture_output=True, text=True, check=True)
+    assert ("the newest decision of each reversed question: the newest leads 1, "
+            in printed.stdout), printed.stdout
