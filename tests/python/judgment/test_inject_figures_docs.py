@@ -1,0 +1,45 @@
+"""docs/judgment-ledger.md, "Calibration and evaluation", "Where it stands": the table of the
+rule's figures on every labelled set is what bench/inject_eval.py computes for it now, so a
+change of the rule, the lexicon or a set that moves a figure moves the table with it."""
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.append(str(ROOT / "bench"))  # after site-packages: bench/mcp.py must not hide the SDK
+
+import inject_eval  # noqa: E402
+
+DOC = ROOT / "docs" / "judgment-ledger.md"
+ROW = re.compile(r"^\| (\w+) \| (?:yes \(tuning\)|no \(held out\)) \| `([^`]+)` \| (.+) \|$")
+
+
+def documented():
+    """{file: (set, [the row's figure cells])} of the table under "Where it stands"."""
+    text = DOC.read_text(encoding="utf-8")
+    start = text.index("**Where it stands**")
+    table = text[start:text.index("\n\n", text.index("|---", start))]
+    rows = {}
+    for line in table.splitlines():
+        m = ROW.match(line)
+        if m:
+            rows[m.group(2)] = (m.group(1), [c.strip() for c in m.group(3).split("|")])
+    return rows
+
+
+def test_the_table_names_every_question_file_of_the_evaluation():
+    files = {str(p.relative_to(ROOT)) for p in (ROOT / "bench" / "eval").glob("inject*/*.json")}
+    assert set(documented()) == files
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(documented()))
+def test_each_row_is_what_the_evaluation_gives(name):
+    split, cells = documented()[name]
+    ledger, questions = inject_eval.load(ROOT / name)
+    f = inject_eval.figures([(q, inject_eval.rule(ledger, q)) for q in questions])
+    assert cells == [f"{f['questions']} ({f['answerable']})", *map(inject_eval.cell, (
+        f["precision"], f["success"], f["silence"], f["ndcg@3"])), f["leads"]], split
+    assert {q["split"] for q in questions} in ({split}, {"blind"})  # inject2's split is "blind"
