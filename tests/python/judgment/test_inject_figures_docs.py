@@ -1,6 +1,7 @@
 """docs/judgment-ledger.md, "Calibration and evaluation", "Where it stands": the table of the
 rule's figures on every labelled set is what bench/inject_eval.py computes for it now, so a
 change of the rule, the lexicon or a set that moves a figure moves the table with it."""
+import functools
 import re
 import sys
 from pathlib import Path
@@ -38,8 +39,29 @@ def test_the_table_names_every_question_file_of_the_evaluation():
 @pytest.mark.parametrize("name", sorted(documented()))
 def test_each_row_is_what_the_evaluation_gives(name):
     split, cells = documented()[name]
-    ledger, questions = inject_eval.load(ROOT / name)
-    f = inject_eval.figures([(q, inject_eval.rule(ledger, q)) for q in questions])
+    _, questions = inject_eval.load(ROOT / name)
+    f = evaluated(name)
     assert cells == [f"{f['questions']} ({f['answerable']})", *map(inject_eval.cell, (
         f["precision"], f["success"], f["silence"], f["ndcg@3"])), f["leads"]], split
     assert {q["split"] for q in questions} in ({split}, {"blind"})  # inject2's split is "blind"
+
+
+
+@functools.lru_cache(maxsize=None)
+def evaluated(name):
+    """bench/inject_eval.py's figures of the rule on the question file `name`."""
+    ledger, questions = inject_eval.load(ROOT / name)
+    return inject_eval.figures([(q, inject_eval.rule(ledger, q)) for q in questions])
+
+
+@pytest.mark.slow
+def test_the_readme_rounds_the_held_out_figures():
+    """README.md gives the held-out sets' precision, silence and success in prose, to two
+    decimals, in the table's order: each is the evaluation's figure rounded."""
+    held_out = [name for name in documented() if "blind" in name]
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    for figure, lead in (("precision", "the rule), "), ("silence", "silent on "),
+                         ("success", "an answer for ")):
+        start = readme.index(lead, readme.index("blind sets (")) + len(lead)
+        said = re.findall(r"\d\.\d\d", readme[start:start + 60])[:len(held_out)]
+        assert said == [f"{evaluated(name)[figure]:.2f}" for name in held_out], (figure, said)
