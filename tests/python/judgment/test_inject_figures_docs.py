@@ -1,6 +1,7 @@
 """docs/judgment-ledger.md, "Calibration and evaluation", "Where it stands": the table of the
 rule's figures on every labelled set is what bench/inject_eval.py computes for it now, so a
-change of the rule, the lexicon or a set that moves a figure moves the table with it."""
+change of the rule, the lexicon or a set that moves a figure moves the table with it; and
+README.md's prose figures of the held-out sets are those figures rounded."""
 import functools
 import re
 import sys
