@@ -85,7 +85,7 @@ def answers(path, project, question, options=(), env=None, header=""):
     if values.asks_for_value(options):  # an answer without a value is not the one asked for
         judged = [(m, rec) for m, rec in judged if values.holds_value(_string(rec, "answer"))]
     offered = _Offered(options, env)
-    topic = Topic(options, env)
+    topic = Topic(options, env, {id(rec) for m, rec in judged if m["subject"]})
     given = topic.given  # one reading of the options' quantities for the rule and the topics
     accepted = [(m, rec) for m, rec in judged if m["subject"] and (
                 m["match"] >= ACCEPT or m["asked_q"] > 0 and (
@@ -98,7 +98,6 @@ def answers(path, project, question, options=(), env=None, header=""):
     for m, _ in accepted:
         best.setdefault(m["part"], m["match"])
     accepted = [(m, rec) for m, rec in accepted if m["match"] >= MARGIN * best[m["part"]]]
-    topic.on_subject = {id(rec) for m, rec in judged if m["subject"]}
     return topics([rec for _, rec in accepted], [(m["match"], rec) for m, rec in judged],
                   topic, {id(rec): m["offset"] for m, rec in judged},
                   {id(rec): m["part"] for m, rec in accepted})[:MAX_ANSWERS]
@@ -175,6 +174,7 @@ class Query:
         from . import analysis, lexicon, loanword
         self.analysis, self.loanword = analysis, loanword
         self.text = question
+        self._subject = None  # the words of its subject (holds_subject), read once
         surface = analysis.surface_words(question)
         self.words = list(surface)
         own = [t for word in self.words for t in word]
@@ -260,6 +260,7 @@ class Query:
                 idf.setdefault(near[0], idf.get(t, 0.0))  # a measured idf stays
         if fixed:
             self.words = [tuple(fixed.get(t, t) for t in word) for word in self.words]
+            self._subject = None
             self.own = self.own | set(fixed.values())
 
     def features(self, rec, idf):
@@ -299,8 +300,10 @@ class Query:
         """Whether the record holds a word of the question's subject: a word that is neither
         generic nor an aspect (FACET: how long, how often, which region, who), as its own word,
         a lexicon alternative or a loanword; True when the question names no subject."""
-        generic, facets = generic_words(), facet_words()
-        subject = [w for w in self.words if not is_generic(w, generic) and w not in facets]
+        if self._subject is None:
+            generic, facets = generic_words(), facet_words()
+            self._subject = [w for w in self.words if not is_generic(w, generic) and w not in facets]
+        subject = self._subject
         if not subject:
             return True
         text = _text(rec)
@@ -617,7 +620,7 @@ class Topic:
     the answer it reverses: "Recharts 대신 ECharts로 바꿀까?"), on average over both directions (generic words
     weigh GENERIC_WEIGHT), reach SAME_QUESTION."""
 
-    def __init__(self, options=(), env=None):
+    def __init__(self, options=(), env=None, on_subject=frozenset()):
         from . import analysis, lexicon
         from .ledger import time_key
         from .values import named
@@ -632,7 +635,7 @@ class Topic:
         self.env = env
         self.chosen = {}  # id(record) -> (the one option its answer chose,) or () (option_of)
         self.given = _Given(options)
-        self.on_subject = set()  # id(record) of the candidates that hold the question's subject
+        self.on_subject = on_subject  # id(record) of the candidates holding the asked subject
 
     def _words(self, rec):
         key = id(rec)
@@ -735,26 +738,24 @@ second seconds minute minutes hour hours day days week weeks month months year y
 """
 
 
-def facet_words():
-    """The word-term tuples of FACET (as generic_words)."""
-    global _FACET
-    if _FACET is None:
-        _FACET = _Generic(FACET)
-    return _FACET
-
-
-_FACET = None
-
-
 def generic_words():
     """The word-term tuples of GENERIC, as a set that answers `in` (analysed lazily)."""
-    global _GENERIC
-    if _GENERIC is None:
-        _GENERIC = _Generic(GENERIC)
-    return _GENERIC
+    return _word_set(GENERIC)
 
 
-_GENERIC = None
+def facet_words():
+    """The word-term tuples of FACET (as generic_words)."""
+    return _word_set(FACET)
+
+
+_WORD_SETS = {}  # a word list's text -> its _Generic, read once a process
+
+
+def _word_set(text):
+    found = _WORD_SETS.get(text)
+    if found is None:
+        found = _WORD_SETS[text] = _Generic(text)
+    return found
 
 
 class _Generic:

@@ -166,7 +166,6 @@ def test_a_decision_that_shares_only_an_aspect_of_the_question_is_no_answer(tmp_
     assert inject.answers(str(path), "shop", *kafka) == []
     assert inject.answers(str(path), "shop", *replays) == []
     monkeypatch.setattr(inject, "FACET", "")
-    monkeypatch.setattr(inject, "_FACET", None)
     assert ids(inject.answers(str(path), "shop", *replays)) == ["tracing"]
 
 
@@ -651,7 +650,6 @@ def test_a_later_decision_on_another_subject_choosing_another_offered_value_is_n
     assert [(a["record"]["id"], a["earlier"]) for a in found] == [("calls", [])]
     assert not inject.Query(asked[0], [], None).holds_subject(chats)
     monkeypatch.setattr(inject, "FACET", "")
-    monkeypatch.setattr(inject, "_FACET", None)
     assert ids(inject.answers(str(path), "shop", *asked))[0] == "chats"
 
 
