@@ -26,6 +26,7 @@ question and its option labels, all injected (what the hook did before the rule)
     .venv/bin/python bench/inject_eval.py [--questions FILE ...] [--split NAME] [--show]
 """
 import argparse
+import functools
 import json
 import math
 import sys
@@ -48,10 +49,21 @@ def load(path):
     return ledger, data["questions"]
 
 
+@functools.lru_cache(maxsize=None)
+def _answers(ledger, project, question, labels, header):
+    return inject.answers(ledger, project, question, labels, header=header)
+
+
+def answered(ledger, q):
+    """inject.answers for question q, computed once a process: the rows, the placement and the
+    reversals read the same answers."""
+    return _answers(str(ledger), q["project"], q["question"], tuple(q["labels"]),
+                    q.get("header", ""))
+
+
 def rule(ledger, q):
     out = []
-    for a in inject.answers(str(ledger), q["project"], q["question"], q["labels"],
-                            header=q.get("header", "")):
+    for a in answered(ledger, q):
         out.append(a["record"]["id"])
         out.extend(r["id"] for r in a["earlier"])
     return out
@@ -108,8 +120,7 @@ def placement(ledger, questions):
     for q in questions:
         if not q.get("chosen"):
             continue
-        found = inject.answers(str(ledger), q["project"], q["question"], q["labels"],
-                               header=q.get("header", ""))
+        found = answered(ledger, q)
         if not found or q["relevant"].get(found[0]["record"]["id"]) != 2:
             continue
         answer = found[0]["record"]["answer"]
@@ -135,8 +146,7 @@ def reversal_outcomes(ledger, questions):
         newest = q.get("newest")
         if not newest:
             continue
-        found = inject.answers(str(ledger), q["project"], q["question"], q["labels"],
-                               header=q.get("header", ""))
+        found = answered(ledger, q)
         leaders = [a["record"]["id"] for a in found]
         earlier = [r["id"] for a in found for r in a["earlier"]]
         if leaders[:1] == [newest]:
