@@ -14,7 +14,9 @@ ledger holds N decisions of varied wording, appended in time order as `append` w
     process, bash included), median, as a ratio to the floor's CPU time (target <= 4x);
   - the recall hook, `prime` and `recall` of an installed copy (this checkout's wheel in a
     venv of its own, see installed_copy) against that copy's own floor: .venv's floor
-    includes its editable install's finder, about 10 ms that no installed copy pays.
+    includes its editable install's finder, about 10 ms that no installed copy pays; and,
+    against the same floor, that copy's interpreter importing `re` and `json`, which every
+    hook of an installed copy pays before its own work (its console script imports re).
 
     .venv/bin/python bench/hooks.py [--runs R] [--records N,N...]
 """
@@ -128,6 +130,14 @@ def main():
             i_wall, i_cpu = timed([str(copy / "python"), "-c", "pass"], b"", env, tmp, runs)
             print(f"floor of an installed copy (a wheel in its own venv) {copy / 'python'} -c pass:"
                   f" p90 {p90(i_wall) * 1000:.1f} ms wall, CPU p90 {p90(i_cpu) * 1000:.1f} ms")
+            # what any hook of that copy pays before it reads a ledger: its console script
+            # imports re, and reading the hook's JSON imports json (which imports re too)
+            least_wall, least_cpu = timed([str(copy / "python"), "-c", "import re, json"], b"",
+                                          env, tmp, runs)
+            print(f"  its interpreter importing re and json (the least an installed hook pays):"
+                  f" p90 {p90(least_wall) / p90(i_wall):.2f} x its floor"
+                  f" ({p90(least_wall) * 1000:.1f} ms); CPU p90"
+                  f" {p90(least_cpu) / p90(i_cpu):.2f} x")
         for size in sizes:
             project = Path(tmp) / f"shop{size}" / "shop"
             (project / ".claude" / "state").mkdir(parents=True)
