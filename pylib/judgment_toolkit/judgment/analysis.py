@@ -216,7 +216,10 @@ def _stem(word):
     if (len(word) > 3 and word[-1] == "s" and word[-2] != "s"
             and not _VOWEL.search(word, 0, len(word) - 1)):
         return word[:-1]
-    return _STEMMER.stemWord(word)
+    stem = _STEMMER.stemWord(word)
+    # Snowball stems a verb in -ify and its noun in -ification apart ("verify" verifi,
+    # "verification" verif): the verb's stem is read as the noun's
+    return stem[:-1] if stem.endswith("ifi") else stem
 
 
 _VOWEL = re.compile("[aeiouy0-9]")

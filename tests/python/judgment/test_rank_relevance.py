@@ -37,6 +37,16 @@ def test_the_plural_of_an_initialism_is_its_singular():
     assert rank.terms("jwt") == rank.terms("JWTs")
 
 
+def test_a_verb_in_ify_and_its_noun_in_ification_are_one_term():
+    """docs/judgment-ledger.md, "How the relevance mode reads text", step 4: Snowball stems
+    "verify" verifi and "verification" verif; the verb's stem loses its last i."""
+    for words, term in (("verify verified verifies verifying verification", "verif"),
+                        ("notify notified notifications", "notif"),
+                        ("classify classification", "classif")):
+        assert {w: rank.terms(w) for w in words.split()} == {w: [term] for w in words.split()}
+    assert rank.terms("wifi") == rank.terms("WiFi") == ["wif"]  # the same rule, the same term
+
+
 def test_non_latin_words_count_and_are_not_stemmed():
     assert rank.terms("Café naïve ΣΟΦΙΑ") == ["café", "naïve", "σοφια"]
     # script changes separate words; Hangul runs longer than 2 become bigrams; 1-char words drop
