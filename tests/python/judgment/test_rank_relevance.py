@@ -224,7 +224,12 @@ def test_a_line_rewritten_between_the_pass_and_the_read_back_is_left_out(tmp_pat
 
 
 def test_memory_holds_small_entries_not_the_records(tmp_path):
-    """Every record of the project matches; what stays is a small entry each, not the record."""
+    """Every record of the project matches; what stays is a small entry each, not the record.
+    The lexicon and the stem table, loaded once a process whatever the ledger, are loaded first
+    by a search of a one-record ledger, so the peak measured is the pass's alone."""
+    small = tmp_path / "small.jsonl"
+    write_records(small, [rec(1, project="p1", question="cache")])
+    assert len(search.search(small, "p1", "cache", mode="relevance")) == 1
     path = tmp_path / "big.jsonl"
     write_records(path, [rec(n, project=f"p{n % 4}", question="cache " + "x" * 2000, rationale="y" * 2000)
                          for n in range(8000)])
