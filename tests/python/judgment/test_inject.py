@@ -695,3 +695,21 @@ def test_a_later_change_that_answers_by_itself_under_the_margin_leads(
     else:
         assert ids(found) == ["route-1"]
         assert found[0]["earlier"] == []
+
+
+@pytest.mark.parametrize("labels, found", [
+    (["50만 원", "100만 원", "200만 원"], ["approve"]),
+    (["50만 원", "200만 원"], []),
+])
+def test_an_amount_in_myriads_is_the_amount_in_digits(tmp_path, labels, found):
+    """docs/judgment-ledger.md, "Recall for automatic injection", step 2 "The quantity
+    offered": Korean writes large amounts by 만 (10,000), so the label "100만 원" offers the
+    amount "₩1,000,000" a past answer gives, and the decision is accepted from ACCEPT_VALUE;
+    without the amount among the labels it stays under ACCEPT."""
+    path = tmp_path / "ledger.jsonl"
+    write_records(path, TEAM + [decision("approve", "Auto-approve small claims up to what amount?",
+                                         "₩1,000,000", at="2025-05-01")])
+    question = "소액 청구 자동 승인 한도는 얼마야?"
+    match = {rec["id"]: m["match"] for m, rec in inject.judge(str(path), "shop", question, labels)}
+    assert inject.ACCEPT_VALUE <= match["approve"] < inject.ACCEPT
+    assert ids(inject.answers(str(path), "shop", question, labels)) == found
