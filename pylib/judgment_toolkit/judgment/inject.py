@@ -94,13 +94,14 @@ def answers(path, project, question, options=(), env=None, header=""):
                         m["match"] >= ACCEPT_OFFERED or offered.alternatives(rec) >= 2)))]
     if not accepted:
         return []
+    alone = {id(rec): m["part"] for m, rec in accepted}  # accepted by themselves, MARGIN aside
     best = {}  # the best match of each part (0: the question as a whole)
     for m, _ in accepted:
         best.setdefault(m["part"], m["match"])
     accepted = [(m, rec) for m, rec in accepted if m["match"] >= MARGIN * best[m["part"]]]
     return topics([rec for _, rec in accepted], [(m["match"], rec) for m, rec in judged],
                   topic, {id(rec): m["offset"] for m, rec in judged},
-                  {id(rec): m["part"] for m, rec in accepted})[:MAX_ANSWERS]
+                  {id(rec): m["part"] for m, rec in accepted}, alone)[:MAX_ANSWERS]
 
 
 def judge(path, project, question, options=(), env=None, header=""):
@@ -583,12 +584,13 @@ def _text(rec):
     return "\n".join(parts)
 
 
-def topics(accepted, candidates, topic, offsets=None, parts=None):
+def topics(accepted, candidates, topic, offsets=None, parts=None, alone=None):
     """[Answer]: each accepted record's topic led by its newest record (see the docstring): the
     latest decided_at, and of two decided in the same second the later line of the ledger
     (`offsets`: id(record) -> where its line starts), as prime orders them. Each answer's
     "part" is the one of the accepted record that started its topic (`parts`: id(record) ->
-    its part; 0 when not given)."""
+    its part; 0 when not given). `alone`: id(record) -> its part, of the candidates that the
+    rule accepts by themselves, MARGIN aside (Topic.same)."""
     from .ledger import time_key
     offsets = offsets or {}
     parts = parts or {}
@@ -598,7 +600,7 @@ def topics(accepted, candidates, topic, offsets=None, parts=None):
         if id(rec) in used:
             continue
         same = [rec] + [c for match, c in candidates if c is not rec and id(c) not in used
-                        and topic.same(rec, c, match)]
+                        and topic.same(rec, c, match, alone)]
         same.sort(key=lambda c: (time_key(c["decided_at"]), offsets.get(id(c), -1)), reverse=True)
         used.update(id(c) for c in same)
         # the newest leads only where the topic's decisions disagree (a reversal); where they
@@ -674,8 +676,10 @@ class Topic:
             self.chosen[key] = tuple(option_of(_string(rec, "answer"), self.labels, self.env))
         return self.chosen[key]
 
-    def same(self, x, y, match):
-        """x (accepted) and y (a candidate whose match with the asked question is `match`)."""
+    def same(self, x, y, match, alone=None):
+        """x (accepted) and y (a candidate whose match with the asked question is `match`);
+        `alone`: id(record) -> its part, of the candidates the rule accepts by themselves
+        before MARGIN."""
         newer = self.time_key(y["decided_at"]) > self.time_key(x["decided_at"])
         # a later decision that chose another of the options asked now than x chose, and that
         # comes as near to answering as a decision giving an offered quantity must (ACCEPT_VALUE),
@@ -693,6 +697,13 @@ class Topic:
         if similar < SAME_CERTAIN and not _changes(*later):
             return False
         if similar >= SAME_QUESTION:
+            return True
+        # a later decision worded as a change that answers the asked question by itself, as x
+        # does (of the same part), only under MARGIN of x's match, is x's answer changed
+        # however far apart the two questions' words are: a reversal asked in the other
+        # language ("트럭 경로 계산, OSRM 대신 Valhalla로 갈까?" after "Routing engine for the
+        # rebalancing truck planner: OSRM or GraphHopper?")
+        if newer and alone and id(y) in alone and alone.get(id(x)) == alone[id(y)]:
             return True
         # a later decision that reverses x is often asked as a change ("move the console to
         # Next.js?") and shares fewer words with it: enough when it nearly answers by itself

@@ -132,6 +132,8 @@ def quantities(text):
                 value = value.rstrip("0").rstrip(".")
         else:
             value = str(NUMBER_VALUES.get(number, KOREAN_NUMERAL_VALUES.get(number)))
+        if digits and unit and not unit.isascii():
+            value, unit = _korean_amount(value, unit)
         name = _unit(unit)
         if name is None and not digits and number in KOREAN_NUMERAL_VALUES:
             continue  # 한, 두, 세 before a word that is no counter: 한국, 두부, 세션
@@ -142,6 +144,23 @@ def quantities(text):
         if word in folded:
             out.add((str(value), name))
     return frozenset(out)
+
+
+# Korean writes large numbers by myriads: 2만 is 20,000, 100만 1,000,000, 3천만 30,000,000, 1억
+# 100,000,000 ("2만 원" is "₩20,000"); the multiplier is read off the word after the number
+KOREAN_MULTIPLIERS = (("천만", 10 ** 7), ("백만", 10 ** 6), ("억", 10 ** 8), ("만", 10 ** 4),
+                      ("천", 10 ** 3))
+
+
+def _korean_amount(value, written):
+    """(the value, the rest of the word after it) of a number in digits followed by a Korean
+    word that starts with a multiplier (KOREAN_MULTIPLIERS): ("2", "만") is ("20000", "")."""
+    for prefix, times in KOREAN_MULTIPLIERS:
+        if written.startswith(prefix):
+            from decimal import Decimal
+            amount = Decimal(value) * times
+            return format(amount.normalize(), "f"), written[len(prefix):]
+    return value, written
 
 
 def _unit(written):

@@ -665,3 +665,51 @@ def test_of_two_decisions_of_one_second_the_later_line_is_the_newer(tmp_path):
         write_records(path, TEAM[1:] + order)
         found = inject.answers(str(path), "shop", asked, ["Redis", "Postgres"])
         assert ids(found)[0] == lead and [r["id"] for r in found[0]["earlier"]] == [earlier]
+
+
+@pytest.mark.parametrize("later_question, later_answer, reverses", [
+    ("밴 경로 계산, OSRM 대신 Valhalla로 갈까?", "Valhalla로 전환", True),
+    ("Valhalla에 밴 높이 제한 프로필 추가?", "Valhalla, 2.5 m 높이 제한", False),
+])
+def test_a_later_change_that_answers_by_itself_under_the_margin_leads(
+        tmp_path, later_question, later_answer, reverses):
+    """docs/judgment-ledger.md, "The rule", step 3 "One topic, newest first": a later decision
+    worded as a change that the rule accepts by itself (here an offered option), but under
+    MARGIN of the earlier decision's match, joins the earlier one's topic and leads, however
+    few words the two questions share (one English, one Korean). A later decision on the same
+    engine that is no change stays apart, and under MARGIN it is not shown."""
+    path = tmp_path / "ledger.jsonl"
+    first = decision("route-1", "Routing engine for the delivery vans: OSRM or GraphHopper?",
+                     "OSRM, self-hosted", at="2025-01-28")
+    later = decision("route-2", later_question, later_answer, at="2026-01-10")
+    write_records(path, TEAM + [first, later])
+    question = "Which engine computes the delivery vans' routes now?"
+    labels = ["OSRM", "Valhalla", "Google Routes API"]
+    judged = {rec["id"]: m for m, rec in inject.judge(str(path), "shop", question, labels)}
+    assert judged["route-2"]["match"] < inject.MARGIN * judged["route-1"]["match"]
+    found = inject.answers(str(path), "shop", question, labels)
+    if reverses:
+        assert judged["route-2"]["match"] >= inject.ACCEPT_OFFERED
+        assert ids(found) == ["route-2"]
+        assert [r["id"] for r in found[0]["earlier"]] == ["route-1"]
+    else:
+        assert ids(found) == ["route-1"]
+        assert found[0]["earlier"] == []
+
+
+@pytest.mark.parametrize("labels, found", [
+    (["50만 원", "100만 원", "200만 원"], ["approve"]),
+    (["50만 원", "200만 원"], []),
+])
+def test_an_amount_in_myriads_is_the_amount_in_digits(tmp_path, labels, found):
+    """docs/judgment-ledger.md, "Recall for automatic injection", step 2 "The quantity
+    offered": Korean writes large amounts by 만 (10,000), so the label "100만 원" offers the
+    amount "₩1,000,000" a past answer gives, and the decision is accepted from ACCEPT_VALUE;
+    without the amount among the labels it stays under ACCEPT."""
+    path = tmp_path / "ledger.jsonl"
+    write_records(path, TEAM + [decision("approve", "Auto-approve small claims up to what amount?",
+                                         "₩1,000,000", at="2025-05-01")])
+    question = "소액 청구 자동 승인 한도는 얼마야?"
+    match = {rec["id"]: m["match"] for m, rec in inject.judge(str(path), "shop", question, labels)}
+    assert inject.ACCEPT_VALUE <= match["approve"] < inject.ACCEPT
+    assert ids(inject.answers(str(path), "shop", question, labels)) == found

@@ -50,6 +50,11 @@ def test_an_answer_without_one_holds_none(text):
     ("0.5x to 2x", {("0.5", "times"), ("2", "times")}), ("150 m", {("150", "m")}),
     ("10%", {("10", "%")}), ("1,000 rows", {("1000", None)}), ("WCAG 2.2 AA", {("2.2", None)}),
     ("25/50/100", {("25", None), ("50", None), ("100", None)}),
+    # Korean amounts by myriads and thousands: 만 10,000, 천 1,000, 천만, 억
+    ("2만 원", {("20000", None)}), ("3만원", {("30000", None)}), ("₩20,000", {("20000", None)}),
+    ("100만 원으로 상향", {("1000000", None)}), ("1천만 원 초과", {("10000000", None)}),
+    ("5천 원", {("5000", None)}), ("1.5만명", {("15000", "people")}), ("2억", {("200000000", None)}),
+    ("30일만", {("30", "d")}),
 ])
 def test_quantities_read_a_number_with_its_unit_in_either_language(text, found):
     """docs/judgment-ledger.md, "Recall for automatic injection", step 2 "Accept": the
