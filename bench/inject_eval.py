@@ -164,6 +164,22 @@ def reversal_outcomes(ledger, questions):
     return out
 
 
+def paths(ledger, questions):
+    """{the test that let a decision in (inject.ADMITTED, or "joined: " and inject.JOINED):
+    [shown, wrong]} over the decisions the rule shows, each counted once a question; wrong is
+    a decision of grade 0 for that question."""
+    out = {}
+    for q in questions:
+        explain = {}
+        inject.answers(str(ledger), q["project"], q["question"], q["labels"],
+                       header=q.get("header", ""), explain=explain)
+        for rid, why in explain.items():
+            counts = out.setdefault(why, [0, 0])
+            counts[0] += 1
+            counts[1] += q["relevant"].get(rid, 0) == 0
+    return dict(sorted(out.items(), key=lambda item: -item[1][0]))
+
+
 def cell(v):
     return "-" if v is None else f"{v:.3f}" if isinstance(v, float) else str(v)
 
@@ -174,6 +190,8 @@ def main():
     ap.add_argument("--split", help="only this split (dev, test, blind, ...)")
     ap.add_argument("--kinds", action="store_true", help="a row per kind of question too")
     ap.add_argument("--show", action="store_true", help="every question's injected decisions")
+    ap.add_argument("--paths", action="store_true",
+                    help="how many decisions each test of the rule let in, and how many wrong")
     args = ap.parse_args()
     print("| file | split | kind | method | questions (answerable) | precision | success "
           "| silence | nDCG@3 | newest leads | injected per question |")
@@ -205,6 +223,10 @@ def main():
                 outcomes = reversal_outcomes(ledger, chosen)
                 print(f"    {name} {split}: the newest decision of each reversed question: "
                       + ", ".join(f"{where} {n}" for where, n in outcomes.items()))
+            if args.paths:
+                print(f"    {name} {split}: the decisions shown by the test that let them in"
+                      f" (shown, wrong): " + ", ".join(
+                          f"{why} {n} ({wrong})" for why, (n, wrong) in paths(ledger, chosen).items()))
             if args.show:
                 for q, ids in runs["rule"]:
                     marks = " ".join(f"{i}:{q['relevant'].get(i, 0)}" for i in ids) or "-"

@@ -74,8 +74,11 @@ PART_WORDS = 2
 PART_MAX = 4  # parts at most
 
 
-def answers(path, project, question, options=(), env=None, header=""):
-    """The past decisions that answer `question` (see the module docstring)."""
+def answers(path, project, question, options=(), env=None, header="", explain=None):
+    """The past decisions that answer `question` (see the module docstring). `explain`, a dict
+    when given, receives for each record shown (by its id) the test that let it in: one of
+    ADMITTED for a record the rule accepts, "joined: " and one of JOINED for a record of its
+    topic (bench/inject_eval.py --paths counts them)."""
     from . import rivals, values
     judged = judge(path, project, question, options, env, header)
     asked = rivals.named(f"{header} {question}")
@@ -87,11 +90,12 @@ def answers(path, project, question, options=(), env=None, header=""):
     offered = _Offered(options, env)
     topic = Topic(options, env, {id(rec) for m, rec in judged if m["subject"]})
     given = topic.given  # one reading of the options' quantities for the rule and the topics
-    accepted = [(m, rec) for m, rec in judged if m["subject"] and (
-                m["match"] >= ACCEPT or m["asked_q"] > 0 and (
-                    m["match"] >= ACCEPT_VALUE and (given.holds(rec) or topic.chose(rec))
-                    or m["match"] >= ACCEPT_CHOSEN and offered.holds(rec) and (
-                        m["match"] >= ACCEPT_OFFERED or offered.alternatives(rec) >= 2)))]
+    admitted = {}  # id(record) -> the test that accepts it (ADMITTED)
+    for m, rec in judged:
+        why = _admits(m, rec, given, topic, offered)
+        if why:
+            admitted[id(rec)] = why
+    accepted = [(m, rec) for m, rec in judged if id(rec) in admitted]
     if not accepted:
         return []
     alone = {id(rec): m["part"] for m, rec in accepted}  # accepted by themselves, MARGIN aside
@@ -99,9 +103,44 @@ def answers(path, project, question, options=(), env=None, header=""):
     for m, _ in accepted:
         best.setdefault(m["part"], m["match"])
     accepted = [(m, rec) for m, rec in accepted if m["match"] >= MARGIN * best[m["part"]]]
-    return topics([rec for _, rec in accepted], [(m["match"], rec) for m, rec in judged],
-                  topic, {id(rec): m["offset"] for m, rec in judged},
-                  {id(rec): m["part"] for m, rec in accepted}, alone)[:MAX_ANSWERS]
+    found = topics([rec for _, rec in accepted], [(m["match"], rec) for m, rec in judged],
+                   topic, {id(rec): m["offset"] for m, rec in judged},
+                   {id(rec): m["part"] for m, rec in accepted}, alone)[:MAX_ANSWERS]
+    if explain is not None:
+        for answer in found:
+            for rec in [answer["record"], *answer["earlier"]]:
+                explain[rec.get("id")] = admitted.get(id(rec)) or (
+                    "joined: " + topic.joined.get(id(rec), "?"))
+    return found
+
+
+# The tests of the rule that accept a candidate (_admits), as `explain` names them
+ADMITTED = ("match", "quantity offered", "chose one option", "offered answer",
+            "offered answer, its question naming two options")
+
+
+def _admits(m, rec, given, topic, offered):
+    """Which test of the rule (step 2 of the module docstring) accepts a candidate whose
+    features are `m`: one of ADMITTED, or "" when none does. Each holds only for a record
+    holding the question's subject; all but the first for one whose own question holds a
+    word of the question asked."""
+    if not m["subject"]:
+        return ""
+    if m["match"] >= ACCEPT:
+        return ADMITTED[0]
+    if not m["asked_q"] > 0:
+        return ""
+    if m["match"] >= ACCEPT_VALUE:
+        if given.holds(rec):
+            return ADMITTED[1]
+        if topic.chose(rec):
+            return ADMITTED[2]
+    if m["match"] >= ACCEPT_CHOSEN and offered.holds(rec):
+        if m["match"] >= ACCEPT_OFFERED:
+            return ADMITTED[3]
+        if offered.alternatives(rec) >= 2:
+            return ADMITTED[4]
+    return ""
 
 
 def judge(path, project, question, options=(), env=None, header=""):
@@ -616,6 +655,12 @@ def topics(accepted, candidates, topic, offsets=None, parts=None, alone=None):
     return out
 
 
+# Why a candidate joins an accepted record's topic (Topic.same), as `explain` names them
+JOINED = ("chose another option", "alike questions", "worded as a change, accepted alone",
+          "worded as a change, near, same alternatives", "worded as a change, near, quantity offered",
+          "worded as a change, names the earlier answer")
+
+
 class Topic:
     """Whether two records answer the same question: the words of each one's question, its own
     or the lexicon's, found in the other's question or answer (a later decision often names
@@ -638,6 +683,7 @@ class Topic:
         self.chosen = {}  # id(record) -> (the one option its answer chose,) or () (option_of)
         self.given = _Given(options)
         self.on_subject = on_subject  # id(record) of the candidates holding the asked subject
+        self.joined = {}  # id(record) -> why it joined a topic (JOINED), for answers(explain)
 
     def _words(self, rec):
         key = id(rec)
@@ -690,21 +736,21 @@ class Topic:
         if newer and self.labels and match >= ACCEPT_VALUE and id(y) in self.on_subject:
             was, now = self.chose(x), self.chose(y)
             if was and now and was != now:
-                return True
+                return self._join(y, JOINED[0])
         a, b = self._words(x), self._words(y)
         similar = (self._covered(a, b) + self._covered(b, a)) / 2
         later = (y, b) if newer else (x, a)
         if similar < SAME_CERTAIN and not _changes(*later):
             return False
         if similar >= SAME_QUESTION:
-            return True
+            return self._join(y, JOINED[1])
         # a later decision worded as a change that answers the asked question by itself, as x
         # does (of the same part), only under MARGIN of x's match, is x's answer changed
         # however far apart the two questions' words are: a reversal asked in the other
         # language ("트럭 경로 계산, OSRM 대신 Valhalla로 갈까?" after "Routing engine for the
         # rebalancing truck planner: OSRM or GraphHopper?")
         if newer and alone and id(y) in alone and alone.get(id(x)) == alone[id(y)]:
-            return True
+            return self._join(y, JOINED[2])
         # a later decision that reverses x is often asked as a change ("move the console to
         # Next.js?") and shares fewer words with it: enough when it nearly answers by itself
         # ... and when it speaks of the same alternatives: the asked question's option labels,
@@ -714,11 +760,18 @@ class Topic:
         answer = _string(x, "answer")
         if match >= NEAR:  # a word of a change ("keep semver?") is not an alternative
             return bool((b[1] & (self.options | set(self.analysis.terms(answer))))
-                        - change_terms()) or self.given.holds(y)
+                        - change_terms()) and self._join(y, JOINED[3]) or (
+                self.given.holds(y) and self._join(y, JOINED[4]))
         # ... or, however far it is from the asked question, when its own question names the
         # answer it changes ("Go 대신 Rust로 다시 짤까?" after "Go or Rust?" -> Go): a reversal
         # asked in the earlier answer's words
-        return not self.named(answer).isdisjoint(t for word in b[0] for t in word)
+        return not self.named(answer).isdisjoint(t for word in b[0] for t in word) and self._join(
+            y, JOINED[5])
+
+    def _join(self, y, why):
+        """True, with why y joins a topic (JOINED) kept for `answers(explain=...)`."""
+        self.joined.setdefault(id(y), why)
+        return True
 
 
 # Words that every team's decisions use whatever they are about (verbs of deciding, "tool",
