@@ -61,7 +61,7 @@ ACCEPT_VALUE = 0.2  # ... whose answer gives the quantity an option offers (valu
 # or chose one option alone (option_of: its naming words all in one label, or its quantity)
 ACCEPT_CHOSEN = 0.1  # ... whose answer is an option, and whose question names two options
 MARGIN = 0.8
-SAME_QUESTION = 0.5
+SAME_QUESTION = 0.6  # two records this alike answer the same question (Topic.same)
 SAME_CERTAIN = 0.7  # a later decision this close is on the same question, however worded
 SAME_LOOSE = 0.3  # enough for a candidate that itself comes NEAR to answering
 NEAR = 0.25
