@@ -64,6 +64,8 @@ MARGIN = 0.8
 SAME_QUESTION = 0.6  # two records this alike answer the same question (Topic.same)
 SAME_CERTAIN = 0.7  # a later decision this close is on the same question, however worded
 SAME_LOOSE = 0.3  # enough for a candidate that itself comes NEAR to answering
+SAME_TAGGED = 0.2  # enough for a later decision worded as a change with the same tags, ...
+TAGS_SHARED = 2  # ... a tag set that at most this many candidates carry (Topic.same)
 NEAR = 0.25
 GENERIC_WEIGHT = 0.2  # of a generic word's idf (GENERIC)
 TYPO_MIN = 5  # letters of a term before it may be read as a typo of another (Query.correct)
@@ -88,7 +90,8 @@ def answers(path, project, question, options=(), env=None, header="", explain=No
     if values.asks_for_value(options):  # an answer without a value is not the one asked for
         judged = [(m, rec) for m, rec in judged if values.holds_value(_string(rec, "answer"))]
     offered = _Offered(options, env)
-    topic = Topic(options, env, {id(rec) for m, rec in judged if m["subject"]})
+    topic = Topic(options, env, {id(rec) for m, rec in judged if m["subject"]},
+                  [rec for _, rec in judged])
     given = topic.given  # one reading of the options' quantities for the rule and the topics
     admitted = {}  # id(record) -> the test that accepts it (ADMITTED)
     for m, rec in judged:
@@ -658,7 +661,13 @@ def topics(accepted, candidates, topic, offsets=None, parts=None, alone=None):
 # Why a candidate joins an accepted record's topic (Topic.same), as `explain` names them
 JOINED = ("chose another option", "alike questions", "worded as a change, accepted alone",
           "worded as a change, near, same alternatives", "worded as a change, near, quantity offered",
-          "worded as a change, names the earlier answer")
+          "worded as a change, names the earlier answer", "worded as a change, same tags")
+
+
+def _tag_set(rec):
+    """The record's tags as a set (of its strings; empty for a record without a list)."""
+    tags = rec.get("tags")
+    return frozenset(t for t in tags if type(t) is str) if type(tags) is list else frozenset()
 
 
 class Topic:
@@ -667,7 +676,7 @@ class Topic:
     the answer it reverses: "Recharts 대신 ECharts로 바꿀까?"), on average over both directions (generic words
     weigh GENERIC_WEIGHT), reach SAME_QUESTION."""
 
-    def __init__(self, options=(), env=None, on_subject=frozenset()):
+    def __init__(self, options=(), env=None, on_subject=frozenset(), candidates=()):
         from . import analysis, lexicon
         from .ledger import time_key
         from .values import named
@@ -684,6 +693,10 @@ class Topic:
         self.given = _Given(options)
         self.on_subject = on_subject  # id(record) of the candidates holding the asked subject
         self.joined = {}  # id(record) -> why it joined a topic (JOINED), for answers(explain)
+        self.tag_sets = {}  # a tag set -> how many of the candidates carry it
+        for rec in candidates:
+            tags = _tag_set(rec)
+            self.tag_sets[tags] = self.tag_sets.get(tags, 0) + 1
 
     def _words(self, rec):
         key = id(rec)
@@ -755,6 +768,14 @@ class Topic:
         # Next.js?") and shares fewer words with it: enough when it nearly answers by itself
         # ... and when it speaks of the same alternatives: the asked question's option labels,
         # or the answer of the decision it would reverse, or a quantity an option offers
+        # a later decision worded as a change, on the asked subject, with the tags of x, a tag
+        # set no more than TAGS_SHARED candidates carry: a team tags a decision and the one
+        # that changes it alike ("deductible, glass" on "유리 파손 단독 청구 자기부담금은?" and
+        # on "Deductible for glass claims?"), however few of their words the lexicon links
+        if newer and similar >= SAME_TAGGED and id(y) in self.on_subject:
+            tags = _tag_set(x)
+            if tags and tags == _tag_set(y) and self.tag_sets.get(tags, 0) <= TAGS_SHARED:
+                return self._join(y, JOINED[6])
         if not (similar >= SAME_LOOSE and newer):
             return False
         answer = _string(x, "answer")

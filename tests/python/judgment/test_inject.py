@@ -713,3 +713,36 @@ def test_an_amount_in_myriads_is_the_amount_in_digits(tmp_path, labels, found):
     match = {rec["id"]: m["match"] for m, rec in inject.judge(str(path), "shop", question, labels)}
     assert inject.ACCEPT_VALUE <= match["approve"] < inject.ACCEPT
     assert ids(inject.answers(str(path), "shop", question, labels)) == found
+
+
+@pytest.mark.parametrize("later_tags, third, reverses", [
+    (["deductible", "glass"], False, True),
+    (["glass"], False, False),
+    (["deductible", "glass"], True, False),
+])
+def test_a_later_change_with_the_same_rare_tags_leads(tmp_path, later_tags, third, reverses):
+    """docs/judgment-ledger.md, "The rule", step 3 "One topic, newest first": a later decision
+    worded as a change, on the asked subject, at least SAME_TAGGED alike, joins the earlier
+    decision's topic and leads when the two carry the same tags, a set no more than
+    TAGS_SHARED of the candidates carry: the English change of a Korean decision, which the
+    lexicon links by few words. Other tags, or a tag set that a third candidate carries too,
+    and the earlier decision is shown alone."""
+    path = tmp_path / "ledger.jsonl"
+    first = decision("glass-1", "유리 파손 단독 청구 자기부담금은?", "20만 원",
+                     tags=["deductible", "glass"], at="2025-02-17")
+    later = decision("glass-2", "Switch the glass claim deductible?",
+                     "Waived when repaired at a network shop", tags=later_tags, at="2026-01-18")
+    more = [decision("glass-3", "Glass repair shops: which network?", "Partner shops only",
+                     tags=["deductible", "glass"], at="2025-06-01")] if third else []
+    write_records(path, TEAM + [first, later] + more)
+    question = "유리 파손 청구, 고객 자기부담금은 얼마예요?"
+    judged = {rec["id"]: m for m, rec in inject.judge(str(path), "shop", question)}
+    assert judged["glass-2"]["match"] < inject.NEAR  # not near the question by itself
+    assert "glass-3" in judged or not third
+    explain = {}
+    found = inject.answers(str(path), "shop", question, explain=explain)
+    if reverses:
+        assert ids(found) == ["glass-2"] and [r["id"] for r in found[0]["earlier"]] == ["glass-1"]
+        assert explain == {"glass-1": "match", "glass-2": "joined: worded as a change, same tags"}
+    else:
+        assert ids(found) == ["glass-1"] and found[0]["earlier"] == []

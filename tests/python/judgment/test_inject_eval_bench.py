@@ -1,4 +1,4 @@
-"""bench/inject_eval.py's count of where the rule leaves the newest decision of each reversed
+"""bench/inject_eval.py's counts: where the rule leaves the newest decision of each reversed
 question (reversal_outcomes; docs/judgment-ledger.md, "A fifth tuning set: reversals"), on a
 small hand-made question file: each outcome is reached by a question made for it."""
 import json
@@ -59,3 +59,41 @@ def test_each_outcome_is_counted_where_the_newest_went(tmp_path):
                               "--questions", str(path)], capture_output=True, text=True, check=True)
     assert ("the newest decision of each reversed question: the newest leads 1, "
             in printed.stdout), printed.stdout
+
+
+def test_paths_count_each_decision_shown_by_the_test_that_let_it_in(tmp_path):
+    """bench/inject_eval.py --paths (docs/judgment-ledger.md, "Calibration and evaluation"):
+    each decision shown is counted once under the test of the rule that let it in (the
+    explain of inject.answers), wrong when its grade for that question is 0."""
+    ledger = tmp_path / "ledger.jsonl"
+    write_records(ledger, TEAM + [OLD, NEW])
+    questions = [
+        question("q1", "Which job queue do we run now: Redis or Postgres?", ["Redis", "Postgres"],
+                 "new", {"new": 2, "old": 1}),
+        # the same decisions shown, labelled as if neither answered
+        question("q2", "Which job queue do we run now: Redis or Postgres?", ["Redis", "Postgres"],
+                 None, {"darkmode": 2}),
+        question("q3", "Should the settings page be a modal?", ["Modal", "Route"], None, {}),
+    ]
+    explain = {}
+    shown = inject_eval.inject.answers(str(ledger), "shop", questions[0]["question"],
+                                       ["Redis", "Postgres"], header="Q", explain=explain)
+    assert {r["id"] for a in shown for r in [a["record"], *a["earlier"]]} == set(explain) == {
+        "new", "old"}
+    assert set(explain.values()) <= set(inject_eval.inject.ADMITTED) | {
+        "joined: " + why for why in inject_eval.inject.JOINED}
+    path = tmp_path / "questions.json"
+    path.write_text(json.dumps({"ledger": "ledger.jsonl", "grades": {}, "questions": questions}),
+                    encoding="utf-8")
+    _, loaded = inject_eval.load(path)
+    found = inject_eval.paths(ledger, loaded)
+    expected = {}
+    for why in explain.values():  # q1 and q2 show the same two decisions, right then wrong
+        expected.setdefault(why, [0, 0])
+        expected[why][0] += 2
+        expected[why][1] += 1
+    assert found == expected
+    printed = subprocess.run([sys.executable, str(ROOT / "bench" / "inject_eval.py"),
+                              "--questions", str(path), "--paths"], capture_output=True, text=True,
+                             check=True)
+    assert "the decisions shown by the test that let them in (shown, wrong): " in printed.stdout
