@@ -45,7 +45,8 @@ The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
 The rule's other tests (docs, same section): an offered answer must come from a record whose
 own question shares a word with the question, and is enough from ACCEPT_OFFERED; so is the
 quantity an option offers ("30일" for "30 days"), from ACCEPT_VALUE; a question whose options
-are numbers, most of them, is answered only by a record whose answer holds a value
+are numbers, most of them, is answered only by a record whose answer holds a value, and one
+whose options name two things or more, by none whose answer is a value alone
 (judgment.values); a record whose question names a rival of what the question names
 (judgment.rivals: iOS for Android) is no candidate at all.
 """
@@ -89,6 +90,8 @@ def answers(path, project, question, options=(), env=None, header="", explain=No
                   if not rivals.apart(asked, rivals.named(_string(rec, "question")))]
     if values.asks_for_value(options):  # an answer without a value is not the one asked for
         judged = [(m, rec) for m, rec in judged if values.holds_value(_string(rec, "answer"))]
+    elif values.asks_for_choice(options):  # nor is a value alone, where a thing is asked for
+        judged = [(m, rec) for m, rec in judged if not values.only_value(_string(rec, "answer"))]
     offered = _Offered(options, env)
     topic = Topic(options, env, {id(rec) for m, rec in judged if m["subject"]},
                   [rec for _, rec in judged])

@@ -7,7 +7,9 @@ number word ("two", "twice", "weekly", "하루", "두 명"). Used by automatic i
     questions;
   - a question whose options are numbers, most of them, asks for a value, and a decision whose
     answer holds none ("Kafka on MSK", "no: a fullscreen check") answers another question
-    (`asks_for_value`, `holds_value`);
+    (`asks_for_value`, `holds_value`); a question whose options name two things or more,
+    without a value, asks which, and a decision whose answer is a value alone ("24 hours")
+    answers another question (`asks_for_choice`, `only_value`);
   - a decision whose answer gives the very quantity an option offers ("30일" for "30 days",
     "15분마다" for "Every 15 min", "five years" for "5 years") is a decision between the
     alternatives offered, the same amount of the same unit (`quantities`).
@@ -86,6 +88,18 @@ def asks_for_value(labels):
     odd label out is then a value in words: "Never", "Delete at once", "No cap")."""
     held = sum(1 for label in labels if _DIGIT.search(label))
     return held >= 2 and 2 * held > len(labels)
+
+
+def asks_for_choice(labels):
+    """Whether two labels or more name something and hold no value ("Per merchant", "Per API
+    key"): the question asks which thing, and an answer that is a value alone answers how
+    much or how long of something (`only_value`)."""
+    return sum(1 for label in labels if named(label) and not holds_value(label)) >= 2
+
+
+def only_value(text):
+    """Whether a text is a value and names nothing besides ("24 hours", "6년", "₩90,000")."""
+    return holds_value(text) and not named(text)
 
 
 def holds_value(text):

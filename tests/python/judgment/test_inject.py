@@ -746,3 +746,20 @@ def test_a_later_change_with_the_same_rare_tags_leads(tmp_path, later_tags, thir
         assert explain == {"glass-1": "match", "glass-2": "joined: worded as a change, same tags"}
     else:
         assert ids(found) == ["glass-1"] and found[0]["earlier"] == []
+
+
+@pytest.mark.parametrize("labels, found", [
+    (["Per merchant", "Per API key"], []),
+    (["Yes", "No"], ["keys"]),
+])
+def test_a_value_alone_does_not_answer_which_thing(tmp_path, labels, found):
+    """docs/judgment-ledger.md, "Recall for automatic injection", step 2, "A thing asked for":
+    options that name two things ask which, and a decision whose answer is a value alone
+    answers how long; with options that name nothing, the same decision is shown."""
+    path = tmp_path / "ledger.jsonl"
+    write_records(path, TEAM + [decision("keys", "How long do we keep idempotency keys before "
+                                         "they expire?", "24 hours", at="2025-05-01")])
+    question = "How should idempotency keys be scoped?"
+    judged = {rec["id"]: m for m, rec in inject.judge(str(path), "shop", question, labels)}
+    assert judged["keys"]["match"] >= inject.ACCEPT
+    assert ids(inject.answers(str(path), "shop", question, labels)) == found

@@ -69,3 +69,21 @@ def test_quantities_read_a_number_with_its_unit_in_either_language(text, found):
 ])
 def test_what_is_no_quantity(text):
     assert values.quantities(text) == set()
+
+
+@pytest.mark.parametrize("labels, asks", [
+    (["Per merchant", "Per API key"], True), (["Photo", "Signature", "PIN code"], True),
+    (["Yes", "No"], False),  # no label names anything
+    (["30 days", "90 days"], False), (["Redis (10 min TTL)", "Memcached"], False),  # one names
+])
+def test_a_question_asks_for_a_thing_when_two_labels_name_one_without_a_value(labels, asks):
+    """docs/judgment-ledger.md, "Recall for automatic injection", step 2, "A thing asked for"."""
+    assert values.asks_for_choice(labels) is asks
+
+
+@pytest.mark.parametrize("text, alone", [
+    ("24 hours", True), ("6년", True), ("₩90,000", True), ("30일", True), ("3.12", True),
+    ("6개월로 단축", False), ("Redis, 10-minute TTL", False), ("Yes", False), ("Postgres", False),
+])
+def test_an_answer_is_a_value_alone_when_it_names_nothing(text, alone):
+    assert values.only_value(text) is alone
