@@ -92,13 +92,14 @@ class Lexicon:
     def add(self, found, analysed=None):
         for i, (where, entries) in enumerate(found):
             group = analysed[i] if analysed else None
-            self.items.append([where, entries, ",".join(entries), group])
+            self.items.append([where, entries, analysis.fold(",".join(entries)), group])
         self.text = self.starts = self.places = None
 
     def add_packaged(self, text, source):
         """The groups of the packaged lexicon, kept as the lines they are: split into entries
         only when analysed (splitting all of them costs a recall hook milliseconds). Its
-        syntax is held by its tests (lines() finds no error in it)."""
+        syntax is held by its tests (lines() finds no error in it), and so is its being written
+        folded (analysis.fold changes none of its lines), so that _places need not fold it."""
         for number, line in enumerate(text.splitlines(), 1):
             line = line.strip()
             if line and line[0] != "#":
@@ -157,8 +158,8 @@ class Lexicon:
         if found is not None:
             return found
         if self.text is None:
-            # folded in one call: an LF neither composes nor folds with its neighbours
-            self.text = analysis.fold("\n".join(item[2] for item in self.items))
+            # every line is folded already (add folds a team's, the packaged ones are written so)
+            self.text = "\n".join(item[2] for item in self.items)
             self.starts = {}  # where a line starts -> its item's index
             self.places = {}
             at = 0

@@ -99,7 +99,7 @@ def asks_for_choice(labels):
 
 def only_value(text):
     """Whether a text is a value and names nothing besides ("24 hours", "6년", "₩90,000")."""
-    return holds_value(text) and not named(text)
+    return not named(text) and holds_value(text)
 
 
 def holds_value(text):
@@ -108,6 +108,8 @@ def holds_value(text):
     global _VALUE_WORD
     if _DIGIT.search(text):
         return True
+    if text.isascii():  # the English number words as whole words, without the full expression
+        return not _number_words().isdisjoint(_ASCII_TOKEN.findall(text.lower()))
     if _VALUE_WORD is None:
         english = "|".join(NUMBER_WORDS.split())
         korean = "|".join(KOREAN_AMOUNTS.split())
@@ -117,6 +119,18 @@ def holds_value(text):
                                  rf"(?:{counters})(?:{KOREAN_AFTER_COUNTER})?(?![가-힣])",
                                  re.IGNORECASE)
     return bool(_VALUE_WORD.search(text))
+
+
+# a word as \b delimits it in ASCII text (letters, digits and _), for holds_value's fast path:
+# compiling the whole expression of value words costs a hook milliseconds
+_ASCII_TOKEN = re.compile("[a-z0-9_]+")
+_NUMBER_WORDS = []
+
+
+def _number_words():
+    if not _NUMBER_WORDS:
+        _NUMBER_WORDS.append(frozenset(NUMBER_WORDS.split()))
+    return _NUMBER_WORDS[0]
 
 
 def quantities(text):

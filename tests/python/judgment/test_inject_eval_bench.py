@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from ledger_helpers import write_records
 from test_inject import TEAM, decision
 
@@ -24,24 +26,33 @@ def question(qid, text, labels, newest, relevant):
             "multiSelect": False, "relevant": relevant, "newest": newest}
 
 
-def test_each_outcome_is_counted_where_the_newest_went(tmp_path):
-    ledger = tmp_path / "ledger.jsonl"
-    write_records(ledger, TEAM + [OLD, NEW])
+QUEUE = "Which job queue do we run now: Redis or Postgres?"
+
+
+def on_queue(qid, newest, relevant):
+    """A question on the queue, which OLD and NEW answer, labelled as given."""
+    return question(qid, QUEUE, ["Redis", "Postgres"], newest, relevant)
+
+
+@pytest.fixture
+def ledger(tmp_path):
+    path = tmp_path / "ledger.jsonl"
+    write_records(path, TEAM + [OLD, NEW])
+    return path
+
+
+def test_each_outcome_is_counted_where_the_newest_went(tmp_path, ledger):
     questions = [
-        question("q1", "Which job queue do we run now: Redis or Postgres?", ["Redis", "Postgres"],
-                 "new", {"new": 2, "old": 1}),
+        on_queue("q1", "new", {"new": 2, "old": 1}),
         # labelled as if the dark-mode decision had reversed the queue: it is never weighed
-        question("q2", "Which job queue do we run now: Redis or Postgres?", ["Redis", "Postgres"],
-                 "darkmode", {"darkmode": 2, "old": 1}),
+        on_queue("q2", "darkmode", {"darkmode": 2, "old": 1}),
         question("q3", "Should the settings page be a modal?", ["Modal", "Route"],
                  "darkmode", {"darkmode": 2}),
         question("q4", "Which job queue?", ["Redis", "Postgres"], None, {"new": 2}),
         # labelled the other way round: the one labelled newest is shown as the earlier one
-        question("q5", "Which job queue do we run now: Redis or Postgres?", ["Redis", "Postgres"],
-                 "old", {"old": 2, "new": 1}),
+        on_queue("q5", "old", {"old": 2, "new": 1}),
         # "queue" (postgres, as "new" answered) is weighed and joins the topic unshown
-        question("q6", "Which job queue do we run now: Redis or Postgres?", ["Redis", "Postgres"],
-                 "queue", {"queue": 2, "old": 1}),
+        on_queue("q6", "queue", {"queue": 2, "old": 1}),
     ]
     data = {"ledger": "ledger.jsonl", "grades": {}, "questions": questions}
     path = tmp_path / "questions.json"
@@ -61,23 +72,18 @@ def test_each_outcome_is_counted_where_the_newest_went(tmp_path):
             in printed.stdout), printed.stdout
 
 
-def test_paths_count_each_decision_shown_by_the_test_that_let_it_in(tmp_path):
+def test_paths_count_each_decision_shown_by_the_test_that_let_it_in(tmp_path, ledger):
     """bench/inject_eval.py --paths (docs/judgment-ledger.md, "Calibration and evaluation"):
     each decision shown is counted once under the test of the rule that let it in (the
     explain of inject.answers), wrong when its grade for that question is 0."""
-    ledger = tmp_path / "ledger.jsonl"
-    write_records(ledger, TEAM + [OLD, NEW])
     questions = [
-        question("q1", "Which job queue do we run now: Redis or Postgres?", ["Redis", "Postgres"],
-                 "new", {"new": 2, "old": 1}),
-        # the same decisions shown, labelled as if neither answered
-        question("q2", "Which job queue do we run now: Redis or Postgres?", ["Redis", "Postgres"],
-                 None, {"darkmode": 2}),
+        on_queue("q1", "new", {"new": 2, "old": 1}),
+        on_queue("q2", None, {"darkmode": 2}),  # the same decisions shown, as if neither answered
         question("q3", "Should the settings page be a modal?", ["Modal", "Route"], None, {}),
     ]
     explain = {}
-    shown = inject_eval.inject.answers(str(ledger), "shop", questions[0]["question"],
-                                       ["Redis", "Postgres"], header="Q", explain=explain)
+    shown = inject_eval.inject.answers(str(ledger), "shop", QUEUE, ["Redis", "Postgres"],
+                                       header="Q", explain=explain)
     assert {r["id"] for a in shown for r in [a["record"], *a["earlier"]]} == set(explain) == {
         "new", "old"}
     assert set(explain.values()) <= set(inject_eval.inject.ADMITTED) | {

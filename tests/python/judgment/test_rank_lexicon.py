@@ -50,6 +50,26 @@ def test_the_packaged_lexicon_has_no_syntax_error():
         [e.strip() for e in item[2].split(",")] for item in lexicon.load().items]
 
 
+def test_the_packaged_lexicon_is_written_folded():
+    """Lexicon._places finds a query's needles in the lines as they are, so the packaged lines
+    are written as analysis.fold would make them (NFKC, case folded): folding the whole file
+    in every hook process cost milliseconds. A team's lines are folded when added."""
+    from judgment_toolkit.judgment import analysis
+    from judgment_toolkit.judgment.deps import packaged_text
+    text = packaged_text("lexicon", lexicon.PACKAGED)
+    unfolded = [(n, line) for n, line in enumerate(text.splitlines(), 1)
+                if not line.startswith("#") and analysis.fold(line) != line]
+    assert unfolded == [], "write these lines of templates/lexicon.txt in lower case (NFKC)"
+
+
+def test_a_team_lexicon_written_in_capitals_fires_as_folded():
+    """A team's group is folded when added, so a capitalised entry fires for a folded query."""
+    lx = lexicon.Lexicon()
+    lx.add(lexicon.lines("Plausible, Web Analytics\n", "ours"))
+    assert [sorted(t for e in g for t in e) for _, g in lx.fired(["plausibl"])] == [
+        ["analyt", "plausibl", "web"]]
+
+
 def test_no_packaged_entry_is_in_two_groups():
     """Two groups that share an entry would join two meanings (Snowball maps "production" and
     "product" to one stem, "responsive" and "response" too: such spellings stay out)."""

@@ -87,3 +87,23 @@ def test_a_question_asks_for_a_thing_when_two_labels_name_one_without_a_value(la
 ])
 def test_an_answer_is_a_value_alone_when_it_names_nothing(text, alone):
     assert values.only_value(text) is alone
+
+
+def test_an_english_question_with_named_options_compiles_no_value_expression(tmp_path):
+    """docs/judgment-ledger.md, "Cost": whether an English label or answer holds a number word
+    is read from its words (holds_value's ASCII path), so the recall of an English question
+    whose options name things never compiles the expression of every value word, Korean
+    counters included (milliseconds of every hook that asked it). Counted, never timed."""
+    from ledger_helpers import fresh_python, write_records
+    path = tmp_path / "ledger.jsonl"
+    write_records(path, [{"id": f"r{i}", "project": "shop", "decided_at": "2025-01-01T00:00:00Z",
+                          "question": "Which job queue for the new service: Redis or Postgres?",
+                          "answer": answer, "rationale": "", "card_ref": "c", "tags": []}
+                         for i, answer in enumerate(["Redis", "Yes", "24 hours", "twice a day"])])
+    code = ("import sys\n"
+            "from judgment_toolkit.judgment import inject, values\n"
+            "inject.answers(sys.argv[1], 'shop', 'Which job queue: Redis or Postgres?',"
+            " ['Redis', 'Postgres'])\n"
+            "print(values._VALUE_WORD is None, values.holds_value('둘 중 하나'),"
+            " values._VALUE_WORD is None)\n")
+    assert fresh_python(tmp_path, code, path).split() == ["True", "False", "False"]
