@@ -742,6 +742,12 @@ class Topic:
         """x (accepted) and y (a candidate whose match with the asked question is `match`);
         `alone`: id(record) -> its part, of the candidates the rule accepts by themselves
         before MARGIN."""
+        # two decisions whose tags share none are on two subjects of the team's: it tags a
+        # decision and the one that changes it alike (a captured decision carries the capture
+        # tag, so captured ones never differ so)
+        tags_x, tags_y = _tag_set(x), _tag_set(y)
+        if tags_x and tags_y and tags_x.isdisjoint(tags_y):
+            return False
         newer = self.time_key(y["decided_at"]) > self.time_key(x["decided_at"])
         # a later decision that chose another of the options asked now than x chose, and that
         # comes as near to answering as a decision giving an offered quantity must (ACCEPT_VALUE),
@@ -776,8 +782,7 @@ class Topic:
         # that changes it alike ("deductible, glass" on "유리 파손 단독 청구 자기부담금은?" and
         # on "Deductible for glass claims?"), however few of their words the lexicon links
         if newer and similar >= SAME_TAGGED and id(y) in self.on_subject:
-            tags = _tag_set(x)
-            if tags and tags == _tag_set(y) and self.tag_sets.get(tags, 0) <= TAGS_SHARED:
+            if tags_x and tags_x == tags_y and self.tag_sets.get(tags_x, 0) <= TAGS_SHARED:
                 return self._join(y, JOINED[6])
         if not (similar >= SAME_LOOSE and newer):
             return False

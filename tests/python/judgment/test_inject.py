@@ -763,3 +763,23 @@ def test_a_value_alone_does_not_answer_which_thing(tmp_path, labels, found):
     judged = {rec["id"]: m for m, rec in inject.judge(str(path), "shop", question, labels)}
     assert judged["keys"]["match"] >= inject.ACCEPT
     assert ids(inject.answers(str(path), "shop", question, labels)) == found
+
+
+@pytest.mark.parametrize("later_tags, found", [
+    (["queue"], [("q-2", ["q-1"])]),  # a tag shared: one topic, the newest first
+    ([], [("q-2", ["q-1"])]),  # no tags to tell: the words decide
+    (["billing"], [("q-1", []), ("q-2", [])]),  # tags that share none: two subjects
+])
+def test_decisions_whose_tags_share_none_are_no_topic(tmp_path, later_tags, found):
+    """docs/judgment-ledger.md, "The rule", step 3 "One topic, newest first": two decisions
+    whose tags share none are on two of the team's subjects, however alike their words and
+    however the later one is worded; each is shown as its own answer."""
+    path = tmp_path / "ledger.jsonl"
+    write_records(path, TEAM[1:] + [
+        decision("q-1", "Use Redis or Postgres for the job queue?", "Redis", tags=["infra", "queue"],
+                 at="2025-01-01"),
+        decision("q-2", "Move the job queue from Redis to Postgres?", "Postgres", tags=later_tags,
+                 at="2026-01-01")])
+    shown = inject.answers(str(path), "shop", "Which job queue do we run now: Redis or Postgres?",
+                           ["Redis", "Postgres"])
+    assert [(a["record"]["id"], [r["id"] for r in a["earlier"]]) for a in shown] == found
