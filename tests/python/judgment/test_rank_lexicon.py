@@ -320,3 +320,13 @@ def test_card_recall_reports_a_bad_team_lexicon(env, tmp_path):
     assert r.returncode == 64
     assert r.stderr == (f"judgment-card: recall: lexicon: {lexicon.ENV}: "
                         f"{tmp_path / 'absent.txt'}: no such file\n")
+
+
+def test_a_bad_packaged_entry_names_its_line():
+    """Lexicon.add_packaged keeps lines unsplit and finds a line's number only for the message
+    of a bad entry (the packaged lexicon's own tests rule one out; the path is kept right)."""
+    lx = lexicon.Lexicon()
+    lx.add_packaged("# a comment\n\ndeploy, release\n  it, the  \n", "the packaged lexicon.txt")
+    assert len(lx) == 2
+    with pytest.raises(lexicon.LexiconError, match="the packaged lexicon.txt: line 4: the entry 'it'"):
+        lx.groups()
