@@ -663,8 +663,7 @@ def topics(accepted, candidates, topic, offsets=None, parts=None, alone=None):
 
 # Why a candidate joins an accepted record's topic (Topic.same), as `explain` names them
 JOINED = ("chose another option", "alike questions", "worded as a change, accepted alone",
-          "worded as a change, near, quantity offered", "worded as a change, names the earlier answer",
-          "worded as a change, same tags")
+          "worded as a change, near, quantity offered", "worded as a change, same tags")
 
 
 def _tag_set(rec):
@@ -779,22 +778,19 @@ class Topic:
         # on "Deductible for glass claims?"), however few of their words the lexicon links
         if newer and similar >= SAME_TAGGED and id(y) in self.on_subject:
             if tags_x and tags_x == tags_y and self.tag_sets.get(tags_x, 0) <= TAGS_SHARED:
-                return self._join(y, JOINED[5])
+                return self._join(y, JOINED[4])
         # a later decision that reverses x is often asked as a change ("move the console to
         # Next.js?") and shares fewer words with it: enough when it nearly answers by itself
         # and gives a quantity an option offers ("5회, 24시간" for "5x / 24h"). (Speaking of
         # the same alternatives, a word of the labels or of x's answer, was enough too until
         # the tags joined most such reversals; then it joined more wrong decisions than right
         # ones: docs/judgment-ledger.md, "A seventh blind set".)
-        if not (similar >= SAME_LOOSE and newer):
+        # (A change whose question names the answer it changes, "Go 대신 Rust로 다시 짤까?" after
+        # "Go or Rust?" -> Go, joined too however far from the asked question: the blind sets
+        # counted 9 such joins, all wrong, same section.)
+        if not (similar >= SAME_LOOSE and newer and match >= NEAR):
             return False
-        if match >= NEAR:
-            return self.given.holds(y) and self._join(y, JOINED[3])
-        # ... or, however far it is from the asked question, when its own question names the
-        # answer it changes ("Go 대신 Rust로 다시 짤까?" after "Go or Rust?" -> Go): a reversal
-        # asked in the earlier answer's words
-        return not self.named(_string(x, "answer")).isdisjoint(
-            t for word in b[0] for t in word) and self._join(y, JOINED[4])
+        return self.given.holds(y) and self._join(y, JOINED[3])
 
     def _join(self, y, why):
         """True, with why y joins a topic (JOINED) kept for `answers(explain=...)`."""

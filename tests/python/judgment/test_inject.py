@@ -523,22 +523,26 @@ def test_a_question_that_offers_only_numbers_asks_for_a_value(shop):
                               ["3", "5", "8"])) == ["webhooks"]
 
 
-def test_a_reversal_asked_in_the_earlier_answers_words_leads(tmp_path):
+@pytest.mark.parametrize("tags, found", [(["cli"], ["rust"]), ([], ["go"])])
+def test_a_reversal_asked_in_the_earlier_answers_words_leads_by_its_tags(tmp_path, tags, found):
     """docs/judgment-ledger.md, "Recall for automatic injection", step 3: a later decision
     worded as a change whose own question names the earlier answer ("Go 대신 Rust로 다시
-    짤까?" after "Go or Rust?" -> Go) answers the same question, however few words it shares
-    with the question asked; the newest leads, the earlier is shown as earlier."""
+    짤까?" after "Go or Rust?" -> Go), far from the question asked by itself, leads when the
+    team tagged the two alike; naming the earlier answer alone no longer joins it (the
+    held-out sets counted every such join wrong: "A seventh blind set"), and the earlier
+    decision is shown alone."""
     path = tmp_path / "ledger.jsonl"
     old = decision("go", "CLI implementation language: Go or Rust?", "Go",
-                   "the team knows it; single static binary", at="2025-01-15")
+                   "the team knows it; single static binary", tags=tags, at="2025-01-15")
     new = decision("rust", "Go 대신 Rust로 다시 짤까?", "Rust로 재작성, 2분기까지 병행 배포",
-                   at="2026-04-27")
+                   tags=tags, at="2026-04-27")
     write_records(path, TEAM + [old, new])
     asked = "Which language is the CLI implemented in?"
     judged = {rec["id"]: m for m, rec in inject.judge(str(path), "shop", asked, ["Go", "Rust"])}
     assert judged["rust"]["match"] < inject.NEAR  # far from the asked question by itself
-    found = inject.answers(str(path), "shop", asked, ["Go", "Rust"])
-    assert ids(found) == ["rust"] and [r["id"] for r in found[0]["earlier"]] == ["go"]
+    shown = inject.answers(str(path), "shop", asked, ["Go", "Rust"])
+    assert ids(shown) == found
+    assert [r["id"] for r in shown[0]["earlier"]] == (["go"] if found == ["rust"] else [])
 
 
 def test_a_word_of_change_shared_with_an_option_is_no_alternative(tmp_path):
