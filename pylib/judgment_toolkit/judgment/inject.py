@@ -676,19 +676,17 @@ class Topic:
     """Whether two records answer the same question: the words of each one's question, its own
     or the lexicon's, found in the other's question or answer (a later decision often names
     the answer it reverses: "Recharts 대신 ECharts로 바꿀까?"), on average over both directions (generic words
-    weigh GENERIC_WEIGHT), reach SAME_QUESTION."""
+    weigh GENERIC_WEIGHT), reach SAME_QUESTION; or a later one, worded as a change, joins by
+    one of the other tests of `same` (JOINED). Two records whose tags share none never do."""
 
     def __init__(self, options=(), env=None, on_subject=frozenset(), candidates=()):
         from . import analysis, lexicon
         from .ledger import time_key
-        from .values import named
-        self.named = named
         self.time_key = time_key
         self.analysis = analysis
         self.lexicon = lexicon.check(env)
         self.generic = generic_words()
         self.cache = {}
-        self.options = set(analysis.terms(" ".join(options)))
         self.labels = list(options)
         self.env = env
         self.chosen = {}  # id(record) -> (the one option its answer chose,) or () (option_of)
