@@ -104,14 +104,13 @@ def answers(path, project, question, options=(), env=None, header="", explain=No
     accepted = [(m, rec) for m, rec in judged if id(rec) in admitted]
     if not accepted:
         return []
-    alone = {id(rec): m["part"] for m, rec in accepted}  # accepted by themselves, MARGIN aside
+    parts = {id(rec): m["part"] for m, rec in accepted}  # accepted by themselves, MARGIN aside
     best = {}  # the best match of each part (0: the question as a whole)
     for m, _ in accepted:
         best.setdefault(m["part"], m["match"])
     accepted = [(m, rec) for m, rec in accepted if m["match"] >= MARGIN * best[m["part"]]]
     found = topics([rec for _, rec in accepted], [(m["match"], rec) for m, rec in judged],
-                   topic, {id(rec): m["offset"] for m, rec in judged},
-                   {id(rec): m["part"] for m, rec in accepted}, alone)[:MAX_ANSWERS]
+                   topic, {id(rec): m["offset"] for m, rec in judged}, parts)[:MAX_ANSWERS]
     if explain is not None:
         for answer in found:
             for rec in [answer["record"], *answer["earlier"]]:
@@ -629,13 +628,13 @@ def _text(rec):
     return "\n".join(parts)
 
 
-def topics(accepted, candidates, topic, offsets=None, parts=None, alone=None):
+def topics(accepted, candidates, topic, offsets=None, parts=None):
     """[Answer]: each accepted record's topic led by its newest record (see the docstring): the
     latest decided_at, and of two decided in the same second the later line of the ledger
-    (`offsets`: id(record) -> where its line starts), as prime orders them. Each answer's
-    "part" is the one of the accepted record that started its topic (`parts`: id(record) ->
-    its part; 0 when not given). `alone`: id(record) -> its part, of the candidates that the
-    rule accepts by themselves, MARGIN aside (Topic.same)."""
+    (`offsets`: id(record) -> where its line starts), as prime orders them. `parts`:
+    id(record) -> its part, of every candidate the rule accepts by itself, MARGIN aside (a
+    superset of `accepted`; Topic.same reads it too); each answer's "part" is the one of the
+    accepted record that started its topic (0 when not given)."""
     from .ledger import time_key
     offsets = offsets or {}
     parts = parts or {}
@@ -645,7 +644,7 @@ def topics(accepted, candidates, topic, offsets=None, parts=None, alone=None):
         if id(rec) in used:
             continue
         same = [rec] + [c for match, c in candidates if c is not rec and id(c) not in used
-                        and topic.same(rec, c, match, alone)]
+                        and topic.same(rec, c, match, parts)]
         same.sort(key=lambda c: (time_key(c["decided_at"]), offsets.get(id(c), -1)), reverse=True)
         used.update(id(c) for c in same)
         # the newest leads only where the topic's decisions disagree (a reversal); where they
@@ -680,6 +679,7 @@ class Topic:
     one of the other tests of `same` (JOINED). Two records whose tags share none never do."""
 
     def __init__(self, options=(), env=None, on_subject=frozenset(), candidates=()):
+        from collections import Counter
         from . import analysis, lexicon
         from .ledger import time_key
         self.time_key = time_key
@@ -693,10 +693,7 @@ class Topic:
         self.given = _Given(options)
         self.on_subject = on_subject  # id(record) of the candidates holding the asked subject
         self.joined = {}  # id(record) -> why it joined a topic (JOINED), for answers(explain)
-        self.tag_sets = {}  # a tag set -> how many of the candidates carry it
-        for rec in candidates:
-            tags = _tag_set(rec)
-            self.tag_sets[tags] = self.tag_sets.get(tags, 0) + 1
+        self.tag_sets = Counter(map(_tag_set, candidates))  # tag set -> candidates carrying it
 
     def _words(self, rec):
         key = id(rec)
@@ -738,7 +735,7 @@ class Topic:
     def same(self, x, y, match, alone=None):
         """x (accepted) and y (a candidate whose match with the asked question is `match`);
         `alone`: id(record) -> its part, of the candidates the rule accepts by themselves
-        before MARGIN."""
+        before MARGIN (topics' `parts`)."""
         # two decisions whose tags share none are on two subjects of the team's: it tags a
         # decision and the one that changes it alike (a captured decision carries the capture
         # tag, so captured ones never differ so)
@@ -775,7 +772,7 @@ class Topic:
         # that changes it alike ("deductible, glass" on "유리 파손 단독 청구 자기부담금은?" and
         # on "Deductible for glass claims?"), however few of their words the lexicon links
         if newer and similar >= SAME_TAGGED and id(y) in self.on_subject:
-            if tags_x and tags_x == tags_y and self.tag_sets.get(tags_x, 0) <= TAGS_SHARED:
+            if tags_x and tags_x == tags_y and self.tag_sets[tags_x] <= TAGS_SHARED:
                 return self._join(y, JOINED[4])
         # a later decision that reverses x is often asked as a change ("move the console to
         # Next.js?") and shares fewer words with it: enough when it nearly answers by itself

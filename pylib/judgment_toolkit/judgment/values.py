@@ -109,7 +109,7 @@ def holds_value(text):
     if _DIGIT.search(text):
         return True
     if text.isascii():  # the English number words as whole words, without the full expression
-        return not _number_words().isdisjoint(_ASCII_TOKEN.findall(text.lower()))
+        return not _NUMBER_WORD_SET.isdisjoint(_ASCII_TOKEN.findall(text.lower()))
     if _VALUE_WORD is None:
         english = "|".join(NUMBER_WORDS.split())
         korean = "|".join(KOREAN_AMOUNTS.split())
@@ -124,13 +124,7 @@ def holds_value(text):
 # a word as \b delimits it in ASCII text (letters, digits and _), for holds_value's fast path:
 # compiling the whole expression of value words costs a hook milliseconds
 _ASCII_TOKEN = re.compile("[a-z0-9_]+")
-_NUMBER_WORDS = []
-
-
-def _number_words():
-    if not _NUMBER_WORDS:
-        _NUMBER_WORDS.append(frozenset(NUMBER_WORDS.split()))
-    return _NUMBER_WORDS[0]
+_NUMBER_WORD_SET = frozenset(NUMBER_WORDS.split())
 
 
 def quantities(text):
