@@ -51,14 +51,22 @@ def load(path):
 
 @functools.lru_cache(maxsize=None)
 def _answers(ledger, project, question, labels, header):
-    return inject.answers(ledger, project, question, labels, header=header)
+    explain = {}
+    return inject.answers(ledger, project, question, labels, header=header,
+                          explain=explain), explain
 
 
 def answered(ledger, q):
-    """inject.answers for question q, computed once a process: the rows, the placement and the
-    reversals read the same answers."""
+    """inject.answers for question q, computed once a process: the rows, the placement, the
+    reversals and the paths read the same answers."""
     return _answers(str(ledger), q["project"], q["question"], tuple(q["labels"]),
-                    q.get("header", ""))
+                    q.get("header", ""))[0]
+
+
+def explained(ledger, q):
+    """The `explain` of inject.answers for question q: id -> the test that let it in."""
+    return _answers(str(ledger), q["project"], q["question"], tuple(q["labels"]),
+                    q.get("header", ""))[1]
 
 
 def rule(ledger, q):
@@ -170,10 +178,7 @@ def paths(ledger, questions):
     a decision of grade 0 for that question."""
     out = {}
     for q in questions:
-        explain = {}
-        inject.answers(str(ledger), q["project"], q["question"], q["labels"],
-                       header=q.get("header", ""), explain=explain)
-        for rid, why in explain.items():
+        for rid, why in explained(ledger, q).items():
             counts = out.setdefault(why, [0, 0])
             counts[0] += 1
             counts[1] += q["relevant"].get(rid, 0) == 0
