@@ -102,13 +102,15 @@ _SUFFIXES_BY_LAST = {}
 for _suffix in KOREAN_SUFFIXES:
     _SUFFIXES_BY_LAST.setdefault(_suffix[-1], []).append(_suffix)  # longest first, kept
 # Korean words that say nothing about a decision (question words, "we", "case", "for", endings
-# standing alone), dropped before and after stripping
+# standing alone, and the conjugated auxiliaries that English says with stopwords: 있어요 "can",
+# 돼요 "may", 하고 "and do", 싶은 "want to"; not the forms of 없다, which lexicon entries such as
+# "자리 없어" need), dropped before and after stripping
 KOREAN_STOPWORDS = frozenset("""
 어떻게 언제 어디 어디서 무엇 뭐 뭘 왜 어느 어떤 어떨까요 우리 그냥 이제 지금 해당 경우 것 수 위해
 위한 대해 대한 관련 정말 계속 다시 어떻게든 아니면 또는 그리고 하지만 그래서 어때요 좋을까요 동안
 하나요 할까요 되나요 될까요 인가요 있나요 없나요 합니까 합니다 해야 하는 할지 했나요 모든 또한
 뭘로 뭐로 뭐가 뭐임 뭔가 뭐씀 뭐쓰 어케 어떡해 어떰 어때 어떨까 어떻게할까 할래 하자 하지 해야지
-있어 있어요 있나 있니 있냐 있음 있는 있으면 있을 있게 돼 돼요 되지 되나 됐어 하고 해도 했어 해줘 해줄 싶은 싶어 싶다
+있어 있어요 있나 있니 있냐 있음 있는 있으면 있을 있게 돼 돼요 되지 되나 됐어 하고 해도 했어 해줘 해줄 싶은 싶어 싶어요 싶다
 좋을지 좋아 괜찮 괜찮아 괜찮나 괜찮음 괜찮은지 괜찮은가 괜찮을까 그럼 일단 아님 걍 할지 될지 쓸지 쓸까 갈까 둘까 말까 얼마나 몇개 언제쯤
 """.split())
 

@@ -213,6 +213,20 @@ def test_a_casual_ok_asks_nothing():
     assert rank.terms("배터리 소모는 얼마까지 괜찮아?") == rank.terms("배터리 소모는 얼마까지?")
 
 
+def test_korean_auxiliaries_ask_nothing_as_english_stopwords_do():
+    """있어요 (can, there is), 돼요 (may), 하고 (and do), 싶은 (want to): "할 수 있어요?" is "can
+    it ...?", and English says it with stopwords; the question's other words are its terms.
+    The forms of 없다 (none, not there) stay words: "자리 없어" is "no seats left" in the
+    lexicon, which would otherwise fire on any 자리."""
+    assert rank.terms("면접관 전용 앱 있어요?") == rank.terms("면접관 전용 앱?")
+    assert rank.terms("알바생이 주문 취소해도 돼요?") == rank.terms("알바생이 주문 취소?")
+    assert rank.terms("캠핑장 반려견 되지?") == rank.terms("캠핑장 반려견?")
+    assert rank.terms("환불 받고 싶어요") == rank.terms("환불 받고")
+    assert "없어" in rank.terms("자리 없어")
+    # a word that only holds an auxiliary's letters is untouched (맛있는 is "tasty")
+    assert rank.terms("맛있는") == ["맛있"]
+
+
 def test_korean_words_lose_particle_bigrams_and_question_words():
     assert rank.terms("데이터베이스를 어떻게 백업할까요?") == ["데이", "이터", "터베", "베이", "이스", "백업"]
     assert rank.terms("캐시는 언제 무효화해야 하나요?") == ["캐시", "무효", "효화"]
