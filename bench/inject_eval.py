@@ -56,17 +56,21 @@ def _answers(ledger, project, question, labels, header):
                           explain=explain), explain
 
 
-def answered(ledger, q):
-    """inject.answers for question q, computed once a process: the rows, the placement, the
-    reversals and the paths read the same answers."""
+def _answered(ledger, q):
+    """(inject.answers, its explain) for question q, computed once a process: the rows, the
+    placement, the reversals and the paths read the same answers."""
     return _answers(str(ledger), q["project"], q["question"], tuple(q["labels"]),
-                    q.get("header", ""))[0]
+                    q.get("header", ""))
+
+
+def answered(ledger, q):
+    """inject.answers for question q (_answered)."""
+    return _answered(ledger, q)[0]
 
 
 def explained(ledger, q):
     """The `explain` of inject.answers for question q: id -> the test that let it in."""
-    return _answers(str(ledger), q["project"], q["question"], tuple(q["labels"]),
-                    q.get("header", ""))[1]
+    return _answered(ledger, q)[1]
 
 
 def rule(ledger, q):
