@@ -40,8 +40,10 @@ The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
      form its topic; where they disagree the newest leads (else the best match), and the older ones
      with another answer are "earlier". Two records join one topic only when the later of them
      is worded as a change (CHANGE: "move to", "바꿀까", "대신", ...) or their questions are
-     SAME_CERTAIN close: a later decision that builds on an earlier one ("shard the Playwright
-     tests?" after "Cypress or Playwright?") does not reverse it.
+     SAME_CERTAIN close and the later one is accepted by itself too: a later decision that
+     builds on an earlier one ("shard the Playwright tests?" after "Cypress or Playwright?")
+     does not reverse it, nor does a neighbour whose question looks alike ("complaint
+     records" after "visitor car records", both "how long do we keep ...?").
 The rule's other tests (docs, same section): an offered answer must come from a record whose
 own question shares a word with the question, and is enough from ACCEPT_OFFERED; so is the
 quantity an option offers ("30일" for "30 days"), from ACCEPT_VALUE; a question whose options
@@ -63,7 +65,7 @@ ACCEPT_VALUE = 0.2  # ... whose answer gives the quantity an option offers (valu
 ACCEPT_CHOSEN = 0.1  # ... whose answer is an option, and whose question names two options
 MARGIN = 0.8
 SAME_QUESTION = 0.6  # two records this alike answer the same question (Topic.same)
-SAME_CERTAIN = 0.7  # a later decision this close is on the same question, however worded
+SAME_CERTAIN = 0.7  # a later decision this close, accepted by itself, is on the same question however worded
 SAME_LOOSE = 0.3  # enough for a candidate that itself comes NEAR to answering
 SAME_TAGGED = 0.2  # enough for a later decision worded as a change with the same tags, ...
 TAGS_SHARED = 2  # ... a tag set that at most this many candidates carry (Topic.same)
@@ -756,7 +758,11 @@ class Topic:
         a, b = self._words(x), self._words(y)
         similar = (self._covered(a, b) + self._covered(b, a)) / 2
         later = (y, b) if newer else (x, a)
-        if similar < SAME_CERTAIN and not _changes(*later):
+        # a later decision not worded as a change is on the same question only when the two
+        # questions are SAME_CERTAIN close and it answers the asked question by itself too:
+        # likeness alone joined neighbours ("How long do we keep complaint records?" after
+        # "... visitor car records?") and let them lead
+        if not _changes(*later) and (similar < SAME_CERTAIN or not (alone and id(y) in alone)):
             return False
         if similar >= SAME_QUESTION:
             return self._join(y, JOINED[1])

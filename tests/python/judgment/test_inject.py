@@ -129,6 +129,25 @@ def test_an_older_decision_on_a_neighbouring_question_is_no_earlier_answer(tmp_p
     assert found[0]["earlier"] == []
 
 
+@pytest.mark.parametrize("answers_by_itself", [False, True])
+def test_alike_questions_not_worded_as_a_change_are_one_topic_only_when_both_answer(
+        answers_by_itself):
+    """Step 3 of "The rule" (docs/judgment-ledger.md, "Recall for automatic injection"): two
+    decisions whose questions are at least SAME_CERTAIN alike, the later not worded as a
+    change, answer the same question only when the later one (the candidate) answers the asked
+    question by itself as well (`alone`: the candidates the rule accepts by themselves). By
+    likeness alone a neighbour joined and led: a coin's expiry for a coin's price."""
+    price = decision("price", "Coin price in the shop for new players?", "100 won", at="2025-02-04")
+    expiry = decision("expiry", "Coin expiry in the shop for new players?", "5 years",
+                      at="2025-07-27")
+    topic = inject.Topic()
+    a, b = topic._words(price), topic._words(expiry)
+    assert (topic._covered(a, b) + topic._covered(b, a)) / 2 >= inject.SAME_CERTAIN
+    assert not inject._changes(expiry, b)
+    alone = {id(price): 0, id(expiry): 0} if answers_by_itself else {id(price): 0}
+    assert topic.same(price, expiry, 0.3, alone) is answers_by_itself
+
+
 def test_two_subjects_asked_at_once_give_two_answers_best_first(shop):
     found = inject.answers(str(shop), "shop",
                            "How long do we retain application logs, and what TTL for product pages on the CDN?")
