@@ -39,7 +39,8 @@ The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
   3. one topic: the candidates that answer the same question as an accepted record (Topic)
      form its topic; where they disagree the newest leads (else the best match), and the older ones
      with another answer are "earlier". Two records join one topic only when the later of them
-     is worded as a change (CHANGE: "move to", "바꿀까", "대신", ...) or their questions are
+     is worded as a change (CHANGE: "move to", "바꿀까", "대신", ...; or asked as a situation,
+     a statement before its question: "The Datadog bill doubled. Stay?") or their questions are
      SAME_CERTAIN close and the later one is accepted by itself too: a later decision that
      builds on an earlier one ("shard the Playwright tests?" after "Cypress or Playwright?")
      does not reverse it, nor does a neighbour whose question looks alike ("complaint
@@ -915,10 +916,23 @@ def change_terms():
     return _CHANGE
 
 
+_SITUATION = None
+
+
 def _changes(rec, words):
     """Whether a record is worded as a change (CHANGE, CHANGE_KOREAN) in its question or
-    answer; `words` is its Topic._words (the terms of both, already analysed)."""
+    answer, or asked as a situation: its question states something before it asks, a
+    sentence's end followed by more ("Nobody maintains the GX suites and half of them fail.
+    What do we use for data quality?", "SIM 스와핑 사고 났어요. SMS OTP 계속 둬?"), as a
+    decision taken again because something went wrong is asked. `words` is its Topic._words
+    (the terms of both, already analysed)."""
+    global _SITUATION
     if not change_terms().isdisjoint(words[1]):
+        return True
+    if _SITUATION is None:
+        import re
+        _SITUATION = re.compile(r"[.!\u3002]\s+\S")
+    if _SITUATION.search(_string(rec, "question")):
         return True
     text = " ".join(rec[f] for f in ("question", "answer") if type(rec.get(f)) is str)
     return any(k in text for k in CHANGE_KOREAN)

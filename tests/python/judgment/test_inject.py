@@ -115,6 +115,24 @@ def test_a_later_decision_leads_only_when_it_changes_the_earlier_one(
         assert found[0]["earlier"] == []
 
 
+def test_a_later_decision_asked_as_a_situation_reverses_the_earlier(tmp_path):
+    """Step 3 of "The rule" (docs/judgment-ledger.md, "Recall for automatic injection"): a
+    decision taken again because something went wrong is often asked as that situation, a
+    statement before its question, with no word of a change; it is worded as a change all the
+    same, so the newest leads and the decision it reversed is its earlier one."""
+    path = tmp_path / "ledger.jsonl"
+    first = decision("gx", "Which data quality tool do we use?", "Great Expectations, run from Airflow",
+                     tags=["quality"], at="2025-03-03")
+    later = decision("elementary", "Nobody maintains the GX suites and half of them fail. "
+                     "What do we run for data quality checks?", "dbt tests plus Elementary",
+                     tags=["quality"], at="2026-02-02")
+    write_records(path, [first, later] + TEAM)
+    found = inject.answers(str(path), "shop", "Adding quality checks to the new mart: which tool?",
+                           ["dbt tests + Elementary", "Great Expectations"])
+    assert ids(found) == ["elementary"]
+    assert [r["id"] for r in found[0]["earlier"]] == ["gx"]
+
+
 def test_an_older_decision_on_a_neighbouring_question_is_no_earlier_answer(tmp_path):
     """The later of two decisions must be worded as a change for the older to be shown as
     what it reversed: the logging library is not an earlier Python version."""
