@@ -898,11 +898,11 @@ def _answer(rec):
 # Playwright tests in CI?" after "Cypress or Playwright?") builds on the earlier one.
 CHANGE = """
 move switch replace migrate instead still now anymore again drop stop revisit reconsider
-upgrade downgrade raise lower increase reduce change shorten extend cut back retire keep
+upgrade downgrade raise lower increase reduce change shorten extend cut back retire keep stay
 """
 CHANGE_KOREAN = tuple("""
 바꾸 바꿀 바꿔 바꾼 바꿈 옮기 옮길 옮겨 옮긴 대신 전환 교체 이전 늘리 늘릴 늘려 늘린 줄이 줄일 줄여 줄인
-올리 올릴 올려 올린 내리 내릴 내려 내린 통일 지금 다시 그만 계속 단축 연장 확대 축소 폐기 중단 유지
+올리 올릴 올려 올린 내리 내릴 내려 내린 통일 지금 이제 다시 그만 계속 단축 연장 확대 축소 폐기 중단 유지
 """.split())
 _CHANGE = None
 

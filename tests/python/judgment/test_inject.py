@@ -133,6 +133,22 @@ def test_a_later_decision_asked_as_a_situation_reverses_the_earlier(tmp_path):
     assert [r["id"] for r in found[0]["earlier"]] == ["gx"]
 
 
+@pytest.mark.parametrize("question, answer, changes", [
+    ("Should the job queue stay on Redis?", "No, Postgres", True),
+    ("잡 큐 이제 Postgres로 할까?", "Postgres", True),
+    ("Keep Redis for the job queue?", "No, Postgres", True),
+    ("Redis broke twice this month. What runs the job queue?", "Postgres", True),
+    ("Which job queue for the new service?", "Postgres", False),
+    ("잡 큐 뭐로 해?", "Redis", False),
+])
+def test_what_is_worded_as_a_change(question, answer, changes):
+    """Step 3 of "The rule" (docs/judgment-ledger.md, "Recall for automatic injection"): the
+    words of a change, English and Korean (inject.CHANGE: keep and stay, 지금 and 이제, ...), or a
+    question asked as a situation, a statement before it asks."""
+    rec = decision("q", question, answer)
+    assert inject._changes(rec, inject.Topic()._words(rec)) is changes
+
+
 def test_an_older_decision_on_a_neighbouring_question_is_no_earlier_answer(tmp_path):
     """The later of two decisions must be worded as a change for the older to be shown as
     what it reversed: the logging library is not an earlier Python version."""
