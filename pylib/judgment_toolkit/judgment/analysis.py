@@ -217,7 +217,11 @@ def term(word):
 def _stem(word):
     """Snowball's stem, and the plural of an initialism as its singular: Snowball keeps the s
     of a word without a vowel ("jwts", "vms", "prs", "sdks" stay as written), so "JWTs" would
-    never meet "JWT"."""
+    never meet "JWT"; the words Snowball merges with another meaning of theirs have their own
+    term (_APART)."""
+    apart = _APART.get(word)
+    if apart is not None:
+        return apart
     if (len(word) > 3 and word[-1] == "s" and word[-2] != "s"
             and not _VOWEL.search(word, 0, len(word) - 1)):
         return word[:-1]
@@ -228,6 +232,11 @@ def _stem(word):
 
 
 _VOWEL = re.compile("[aeiouy0-9]")
+# Words that Snowball stems to another meaning's stem, as software teams write them: production
+# (the environment, as "prod" abbreviates it) and productive/productivity are not "product" (a
+# catalog's 상품), responsive (a layout) is not "response" (an API's)
+_APART = {"production": "prod", "productions": "prod", "productive": "productiv",
+          "productivity": "productiv", "responsive": "responsiv", "responsiveness": "responsiv"}
 
 
 # Stems already computed: Snowball in pure Python costs tens of microseconds a word, and a

@@ -71,8 +71,9 @@ def test_a_team_lexicon_written_in_capitals_fires_as_folded():
 
 
 def test_no_packaged_entry_is_in_two_groups():
-    """Two groups that share an entry would join two meanings (Snowball maps "production" and
-    "product" to one stem, "responsive" and "response" too: such spellings stay out)."""
+    """Two groups that share an entry would join two meanings (Snowball maps a few words of
+    two meanings to one stem; the analysis keeps production, productivity and responsive apart,
+    analysis._APART, and other such spellings stay out)."""
     seen = {}
     for i, group in enumerate(lexicon.load().groups()):
         for entry in group:
@@ -344,3 +345,18 @@ def test_a_bad_packaged_entry_names_its_line():
     assert len(lx) == 2
     with pytest.raises(lexicon.LexiconError, match="the packaged lexicon.txt: line 4: the entry 'it'"):
         lx.groups()
+
+
+def test_words_snowball_merges_with_another_meaning_keep_their_own_term():
+    """docs/judgment-ledger.md, "Scoring", step 4 (Stem): Snowball stems production,
+    productivity and product alike, responsive and response alike; as software teams write them
+    they are apart, and production is prod, the environment, so it fires the lexicon's group of
+    prod (운영 환경), never that of a catalog's products (상품)."""
+    term = analysis.term
+    assert term("production") == term("prod") != term("product")
+    assert term("productivity") not in (term("product"), term("prod"))
+    assert term("responsive") != term("response")
+    fired = [group for _, group in lexicon.load().fired([term("production")])]
+    assert any(("운영", "환경") in group for group in fired)
+    assert not any(("상품",) in group for group in fired)
+    assert any(("상품",) in group for _, group in lexicon.load().fired([term("product")]))
