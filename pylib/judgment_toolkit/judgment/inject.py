@@ -40,7 +40,8 @@ The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
      form its topic; where they disagree the newest leads (else the best match), and the older ones
      with another answer are "earlier". Two records join one topic only when the later of them
      is worded as a change (CHANGE: "move to", "바꿀까", "대신", ...; or asked as a situation,
-     a statement before its question: "The Datadog bill doubled. Stay?") or their questions are
+     a statement before its question: "Nobody maintains the GX suites. What do we use?") or
+     their questions are
      SAME_CERTAIN close and the later one is accepted by itself too: a later decision that
      builds on an earlier one ("shard the Playwright tests?" after "Cypress or Playwright?")
      does not reverse it, nor does a neighbour whose question looks alike ("complaint
@@ -66,7 +67,7 @@ ACCEPT_VALUE = 0.2  # ... whose answer gives the quantity an option offers (valu
 ACCEPT_CHOSEN = 0.1  # ... whose answer is an option, and whose question names two options
 MARGIN = 0.8
 SAME_QUESTION = 0.6  # two records this alike answer the same question (Topic.same)
-SAME_CERTAIN = 0.7  # a later decision this close, accepted by itself, is on the same question however worded
+SAME_CERTAIN = 0.7  # a later decision this close, and accepted by itself, is on the same question
 SAME_LOOSE = 0.3  # enough for a candidate that itself comes NEAR to answering
 SAME_TAGGED = 0.2  # enough for a later decision worded as a change with the same tags, ...
 TAGS_SHARED = 2  # ... a tag set that at most this many candidates carry (Topic.same)
@@ -923,7 +924,7 @@ def _changes(rec, words):
     """Whether a record is worded as a change (CHANGE, CHANGE_KOREAN) in its question or
     answer, or asked as a situation: its question states something before it asks, a
     sentence's end followed by more ("Nobody maintains the GX suites and half of them fail.
-    What do we use for data quality?", "SIM 스와핑 사고 났어요. SMS OTP 계속 둬?"), as a
+    What do we use for data quality?", "야간 빌드가 매일 깨져요. CI 러너 뭐로 해?"), as a
     decision taken again because something went wrong is asked. `words` is its Topic._words
     (the terms of both, already analysed)."""
     global _SITUATION
