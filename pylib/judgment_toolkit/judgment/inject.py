@@ -715,6 +715,11 @@ class Topic:
             self.cache[key] = (words, held, alternatives)
         return self.cache[key]
 
+    def alike(self, a, b):
+        """How alike two records' questions are (their Topic._words): the share of each one's
+        question words the other holds, averaged over both directions."""
+        return (self._covered(a, b) + self._covered(b, a)) / 2
+
     def _covered(self, a, b):
         words, _, alternatives = a
         held = b[1]
@@ -758,7 +763,7 @@ class Topic:
             if was and now and was != now:
                 return self._join(y, JOINED[0])
         a, b = self._words(x), self._words(y)
-        similar = (self._covered(a, b) + self._covered(b, a)) / 2
+        similar = self.alike(a, b)
         later = (y, b) if newer else (x, a)
         # a later decision not worded as a change is on the same question only when the two
         # questions are SAME_CERTAIN close and it answers the asked question by itself too:

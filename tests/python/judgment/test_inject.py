@@ -176,7 +176,7 @@ def test_alike_questions_not_worded_as_a_change_are_one_topic_only_when_both_ans
                       at="2025-07-27")
     topic = inject.Topic()
     a, b = topic._words(price), topic._words(expiry)
-    assert (topic._covered(a, b) + topic._covered(b, a)) / 2 >= inject.SAME_CERTAIN
+    assert topic.alike(a, b) >= inject.SAME_CERTAIN
     assert not inject._changes(expiry, b)
     alone = {id(price): 0, id(expiry): 0} if answers_by_itself else {id(price): 0}
     assert topic.same(price, expiry, 0.3, alone) is answers_by_itself
