@@ -65,6 +65,9 @@ ACCEPT_OFFERED = 0.26  # enough for a record whose answer is one of the options 
 ACCEPT_VALUE = 0.2  # ... whose answer gives the quantity an option offers (values.quantities),
 # or chose one option alone (option_of: its naming words all in one label, or its quantity)
 ACCEPT_CHOSEN = 0.1  # ... whose answer is an option, and whose question names two options
+ACCEPT_NAMED = 0.15  # ... the one candidate whose answer names an option's own words, where
+NAMED_SHARE = 0.5  # ... no other candidate is accepted: this share of their idf at least,
+NAMED_WORDS = 1.1  # ... and more idf than one word that one record holds (two rare words)
 MARGIN = 0.8
 SAME_QUESTION = 0.6  # two records this alike answer the same question (Topic.same)
 SAME_CERTAIN = 0.7  # a later decision this close, and accepted by itself, is on the same question
@@ -87,7 +90,7 @@ def answers(path, project, question, options=(), env=None, header="", explain=No
     ADMITTED for a record the rule accepts, "joined: " and one of JOINED for a record of its
     topic (bench/inject_eval.py --paths counts them)."""
     from . import rivals, values
-    judged = judge(path, project, question, options, env, header)
+    judged, idf, count = _judged(path, project, question, options, env, header)
     asked = rivals.named(f"{header} {question}")
     if asked:  # a decision on a rival's question is not this one's ("iOS" for "Android")
         judged = [(m, rec) for m, rec in judged
@@ -106,6 +109,9 @@ def answers(path, project, question, options=(), env=None, header="", explain=No
         if why:
             admitted[id(rec)] = why
     accepted = [(m, rec) for m, rec in judged if id(rec) in admitted]
+    if not accepted and judged:
+        accepted = _named_alone(judged, offered, f"{header} {question}", idf, count)
+        admitted.update((id(rec), ADMITTED[5]) for _, rec in accepted)
     if not accepted:
         return []
     parts = {id(rec): m["part"] for m, rec in accepted}  # accepted by themselves, MARGIN aside
@@ -125,7 +131,7 @@ def answers(path, project, question, options=(), env=None, header="", explain=No
 
 # The tests of the rule that accept a candidate (_admits), as `explain` names them
 ADMITTED = ("match", "quantity offered", "chose one option", "offered answer",
-            "offered answer, its question naming two options")
+            "offered answer, its question naming two options", "alone names an option")
 
 
 def _admits(m, rec, given, topic, offered):
@@ -152,20 +158,41 @@ def _admits(m, rec, given, topic, offered):
     return ""
 
 
+def _named_alone(judged, offered, asked, idf, count):
+    """[(features, record)] of the one candidate whose answer alone names an option, where the
+    rule accepts no other: a record holding the question's subject, whose own question holds a
+    word of the question asked and whose match reaches ACCEPT_NAMED, whose answer holds
+    NAMED_SHARE of the idf of one option's own words (those of its label that the header and
+    question do not hold, generic words and words of a change aside), and more than one rare
+    word's idf (NAMED_WORDS),
+    when no other candidate's answer holds that share of them ("응, Selenium TestNG" answered by
+    "Playwright for all new web E2E; Selenium cases are frozen"). [] when none is, or several."""
+    named = offered.named_by(judged, asked, idf, count)
+    found = [(m, rec) for m, rec in judged if id(rec) in named and m["subject"]
+             and m["asked_q"] > 0 and m["match"] >= ACCEPT_NAMED]
+    return found[:1]
+
+
 def judge(path, project, question, options=(), env=None, header=""):
     """[(features, record)] of the best candidates, best match first: the measures of the
     acceptance rule for each (see the module docstring)."""
+    return _judged(path, project, question, options, env, header)[0]
+
+
+def _judged(path, project, question, options, env, header):
+    """(judge's list, {term: idf} of the terms the pass searched for, the number of the
+    project's records)."""
     from . import inject_pass
     query = Query(question, options, env)
     if not query.words:
-        return []
+        return [], {}, 0
     headed = query.headed(header, options, env)
     searched = headed or query  # the pass looks for the header's words too
     scorer = inject_pass.scorer(path, project, searched.terms, searched.weights)
     import heapq
     keys = heapq.nlargest(CANDIDATES, scorer.keys())
     if not keys:
-        return []
+        return [], {}, 0
     idf = searched.idf(scorer)
     scores = {key[3]: key[0] for key in keys}
     lines = {key[3]: key[2] for key in keys}  # where each record is in the ledger
@@ -190,7 +217,7 @@ def judge(path, project, question, options=(), env=None, header=""):
         features["offset"] = lines[rec["id"]]
         judged.append((features, rec))
     judged.sort(key=lambda item: -item[0]["match"])  # stable: BM25 order on ties
-    return judged
+    return judged, idf, scorer.count
 
 
 def _parts(question, options, env):
@@ -283,9 +310,7 @@ class Query:
 
     def idf(self, scorer):
         """{term: idf} of the query's terms, from the pass's statistics."""
-        import math
-        n = scorer.count
-        return {t: math.log(1 + (n - df + 0.5) / (df + 0.5)) for t, df in zip(scorer.terms, scorer.df)}
+        return {t: _idf(scorer.count, df) for t, df in zip(scorer.terms, scorer.df)}
 
     def correct(self, records, idf, scorer):
         """Typos: an English term of the question that no record of the project holds (df 0)
@@ -476,6 +501,49 @@ class _Offered:
     def holds(self, rec):
         return next(self._held(_string(rec, "answer")), None) is not None
 
+    def named_by(self, judged, asked, idf, count):
+        """{id(record)} of the candidates (`judged`) whose answer alone names an option's own
+        words, and names no other option's (_named_alone): NAMED_SHARE of their idf, and
+        NAMED_WORDS times the idf of a word that one of the project's `count` records holds, at
+        least. A word is named as itself or as a lexicon entry of a group it fires, spelled by
+        whole words of the answer (a piece of a longer Korean word is not the word: 로그 "log"
+        is not in 로그인 "login"). Words of the option's value (numbers, units) are left out."""
+        from . import analysis
+        generic, change = generic_words(), change_terms()
+        known = self.named(asked)
+        rare = max(idf.values()) if idf else 1.0
+        least = NAMED_WORDS * _idf(count, 1)
+        answers = [(rec, list(analysis.surface_words(_string(rec, "answer"))))
+                   for _, rec in judged]
+        if self._lexicon is None:
+            from . import lexicon
+            self._lexicon = lexicon.check(self.env)
+        alone = set()  # id(record) of those that alone name an option
+        named = {}  # id(record) -> how many options it names
+        for label, option in self.offered:
+            words = [w for w in analysis.surface_words(option)
+                     if not label.isdisjoint(w) and not known.issuperset(w)
+                     and not is_generic(w, generic) and change.isdisjoint(w)]
+            if not words:
+                continue
+            weight = {w: sum(idf.get(t, rare) for t in w) / len(w) for w in words}
+            total = sum(weight.values())
+            fired = self._lexicon.fired([t for w in words for t in w])
+            naming = []
+            for rec, spelled in answers:
+                own = set(spelled)
+                held = sum(weight[w] for w in words if w in own or any(
+                    sources.issuperset(w) and any(_spells(entry, spelled) for entry in group)
+                    for sources, group in fired))
+                if held >= NAMED_SHARE * total:
+                    naming.append((rec, held))
+                    named[id(rec)] = named.get(id(rec), 0) + 1
+            if len(naming) == 1 and naming[0][1] >= least:
+                alone.add(id(naming[0][0]))
+        # an answer naming two options chose neither alone ("Chrome, Edge, Firefox, Safari"
+        # for "chrome만 / chrome+safari")
+        return {key for key in alone if named[key] == 1}
+
     def options_within(self, text):
         """The options whose label holds every term of the answer `text` that names something,
         words of a change and generic words aside ("Detox로 전환" is "Detox"), each term read
@@ -520,6 +588,20 @@ class _Offered:
             for label, option in unheard:
                 if _spoken(option, label, answer, heard):
                     yield option
+
+
+def _idf(n, df):
+    """The idf of a term that `df` of `n` records hold (BM25's, as judgment.rank weighs)."""
+    import math
+    return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+
+def _spells(entry, words):
+    """Whether the whole words `words` (term tuples) that lie within a lexicon entry spell all
+    of it."""
+    entry = set(entry)
+    inside = [w for w in words if entry.issuperset(w)]
+    return bool(inside) and entry.issubset(t for w in inside for t in w)
 
 
 def _words_and_sounds(text):

@@ -1,0 +1,90 @@
+"""Recall for automatic injection (docs/judgment-ledger.md, "Recall for automatic injection",
+step 2, "The one decision that names an option"): where the rule accepts no candidate, the one
+candidate whose answer alone names an option's own words answers, and only that one. Small
+hand-made ledgers, real files."""
+import pytest
+
+from judgment_toolkit.judgment import inject
+from ledger_helpers import write_records
+from test_inject import TEAM, decision, ids
+
+MOCKS = decision(
+    "mocks", "The provider test mode rate-limits our nightly runs and half of them flake. How do "
+    "E2E tests reach the payment provider now?", "WireMock stubs of its API on staging",
+    "its test mode only in a weekly smoke job")
+ASKED = "Adding a refund scenario to the checkout E2E suite: should it call the real sandbox?"
+LABELS = ["No, WireMock stubs", "Yes, Toss sandbox"]
+
+
+def ledger_of(tmp_path, *records):
+    path = tmp_path / "ledger.jsonl"
+    write_records(path, [*TEAM, *records])
+    return str(path)
+
+
+def test_the_one_decision_whose_answer_names_an_option_answers(tmp_path):
+    """Its question shares few words with the one asked (its match is under every other test's
+    threshold), but its answer names the words only one option holds, and no other candidate's
+    does: the past choice of that option."""
+    path = ledger_of(tmp_path, MOCKS)
+    judged = {rec["id"]: m for m, rec in inject.judge(path, "shop", ASKED, LABELS, header="Refund test")}
+    assert inject.ACCEPT_NAMED <= judged["mocks"]["match"] < inject.ACCEPT_OFFERED
+    explain = {}
+    found = inject.answers(path, "shop", ASKED, LABELS, header="Refund test", explain=explain)
+    assert ids(found) == ["mocks"]
+    assert explain == {"mocks": "alone names an option"}
+
+
+def test_two_decisions_naming_the_option_leave_the_question_unanswered(tmp_path):
+    """Another decision whose answer names the same option's words (on another subject): the
+    option's words no longer single out one past choice."""
+    push = decision("push", "How do the mobile app tests fake the push service?", "WireMock stubs of FCM")
+    assert inject.answers(ledger_of(tmp_path, MOCKS, push), "shop", ASKED, LABELS,
+                          header="Refund test") == []
+
+
+def test_a_candidate_under_the_least_match_does_not_answer(tmp_path):
+    """The option's words alone are not enough: the decision must come near the question
+    (ACCEPT_NAMED), as a question that shares only the option's words does not."""
+    path = ledger_of(tmp_path, MOCKS)
+    asked = "Which library should the web app use for its date pickers?"
+    labels = ["WireMock stubs", "Moment"]
+    judged = {rec["id"]: m["match"] for m, rec in inject.judge(path, "shop", asked, labels)}
+    assert judged.get("mocks", 0) < inject.ACCEPT_NAMED
+    assert inject.answers(path, "shop", asked, labels) == []
+
+
+def named(path, asked, labels, header=""):
+    """The ids of the candidates whose answer alone names one option (_Offered.named_by)."""
+    judged, idf, count = inject._judged(path, "shop", asked, labels, None, header)
+    alone = inject._Offered(labels, None).named_by(judged, f"{header} {asked}", idf, count)
+    return {rec["id"] for _, rec in judged if id(rec) in alone}
+
+
+def test_an_answer_naming_two_options_names_neither(tmp_path):
+    """"WireMock stubs, and the Toss sandbox once a week" chose neither option alone."""
+    both = dict(MOCKS, answer="WireMock stubs, and the Toss sandbox once a week")
+    assert named(ledger_of(tmp_path, MOCKS), ASKED, LABELS, "Refund test") == {"mocks"}
+    assert named(ledger_of(tmp_path, both), ASKED, LABELS, "Refund test") == set()
+
+
+@pytest.mark.parametrize("answer, names", [
+    ("서버 로그만 보고 따로 안 붙임", True),  # the words themselves
+    ("별도 도구 없이 server log만", True),  # their lexicon entries, whole words
+    ("서버 로그인 화면만", False),  # 로그 is a piece of 로그인 "login", not the word
+])
+def test_a_word_is_named_by_whole_words_only(tmp_path, answer, names):
+    """Words of the option ("서버 로그") are named by whole words of the answer, the word or a
+    lexicon entry of its group: a 2-character piece of a longer Korean word is another word
+    (and one word of the two is not enough: NAMED_WORDS)."""
+    record = decision("errors", "앱 에러 추적 도구 정했어?", answer)
+    found = named(ledger_of(tmp_path, record), "앱 에러는 어디서 모아 봐?", ["Sentry", "서버 로그"])
+    assert found == ({"errors"} if names else set())
+
+
+def test_the_option_words_the_question_holds_are_not_its_own(tmp_path):
+    """A label's words that the question (or header) already holds name nothing: "real
+    sandbox" is asked about, so an answer holding "sandbox" did not choose that option."""
+    sandbox = dict(MOCKS, answer="the sandbox of the provider, nightly")
+    labels = ["Stubs", "Yes, the real sandbox"]
+    assert named(ledger_of(tmp_path, sandbox), ASKED, labels, "Refund test") == set()
