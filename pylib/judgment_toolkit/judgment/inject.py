@@ -48,7 +48,9 @@ The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
      records" after "visitor car records", both "how long do we keep ...?").
 The rule's other tests (docs, same section): an offered answer must come from a record whose
 own question shares a word with the question, and is enough from ACCEPT_OFFERED; so is the
-quantity an option offers ("30일" for "30 days"), from ACCEPT_VALUE; a question whose options
+quantity an option offers ("30일" for "30 days"), from ACCEPT_VALUE; where none is accepted,
+the one candidate whose answer alone names an option's own words is, from ACCEPT_NAMED
+(_named_alone); a question whose options
 are numbers, most of them, is answered only by a record whose answer holds a value, and one
 whose options name two things or more, by none whose answer is a value alone
 (judgment.values); a record whose question names a rival of what the question names
