@@ -67,9 +67,9 @@ ACCEPT_OFFERED = 0.26  # enough for a record whose answer is one of the options 
 ACCEPT_VALUE = 0.2  # ... whose answer gives the quantity an option offers (values.quantities),
 # or chose one option alone (option_of: its naming words all in one label, or its quantity)
 ACCEPT_CHOSEN = 0.1  # ... whose answer is an option, and whose question names two options
-ACCEPT_NAMED = 0.15  # ... the one candidate whose answer names an option's own words, where
-NAMED_SHARE = 0.5  # ... no other candidate is accepted: this share of their idf at least,
-NAMED_WORDS = 1.1  # ... and more idf than one word that one record holds (two rare words)
+ACCEPT_NAMED = 0.15  # ... the one whose answer alone names an option, where none is accepted
+NAMED_SHARE = 0.5  # the share of an option's own words' idf that names it (_Offered.named_by)
+NAMED_WORDS = 1.1  # ... at least this many times the idf of a word one record holds
 MARGIN = 0.8
 SAME_QUESTION = 0.6  # two records this alike answer the same question (Topic.same)
 SAME_CERTAIN = 0.7  # a later decision this close, and accepted by itself, is on the same question
@@ -163,12 +163,11 @@ def _admits(m, rec, given, topic, offered):
 def _named_alone(judged, offered, asked, idf, count):
     """[(features, record)] of the one candidate whose answer alone names an option, where the
     rule accepts no other: a record holding the question's subject, whose own question holds a
-    word of the question asked and whose match reaches ACCEPT_NAMED, whose answer holds
-    NAMED_SHARE of the idf of one option's own words (those of its label that the header and
-    question do not hold, generic words and words of a change aside), and more than one rare
-    word's idf (NAMED_WORDS),
-    when no other candidate's answer holds that share of them ("응, Selenium TestNG" answered by
-    "Playwright for all new web E2E; Selenium cases are frozen"). [] when none is, or several."""
+    word of the question asked and whose match reaches ACCEPT_NAMED, whose answer names one
+    option's own words (those of its label that the header and question do not hold, generic
+    words and words of a change aside: _Offered.named_by) and no other option's, when no other
+    candidate's answer names that option ("No, WireMock stubs" answered by "WireMock stubs of
+    its API on staging"). [] when none is."""
     named = offered.named_by(judged, asked, idf, count)
     found = [(m, rec) for m, rec in judged if id(rec) in named and m["subject"]
              and m["asked_q"] > 0 and m["match"] >= ACCEPT_NAMED]
@@ -312,7 +311,8 @@ class Query:
 
     def idf(self, scorer):
         """{term: idf} of the query's terms, from the pass's statistics."""
-        return {t: _idf(scorer.count, df) for t, df in zip(scorer.terms, scorer.df)}
+        from .rank import idf
+        return {t: idf(scorer.count, df) for t, df in zip(scorer.terms, scorer.df)}
 
     def correct(self, records, idf, scorer):
         """Typos: an English term of the question that no record of the project holds (df 0)
@@ -510,11 +510,11 @@ class _Offered:
         least. A word is named as itself or as a lexicon entry of a group it fires, spelled by
         whole words of the answer (a piece of a longer Korean word is not the word: 로그 "log"
         is not in 로그인 "login"). Words of the option's value (numbers, units) are left out."""
-        from . import analysis
+        from . import analysis, rank
         generic, change = generic_words(), change_terms()
         known = self.named(asked)
         rare = max(idf.values()) if idf else 1.0
-        least = NAMED_WORDS * _idf(count, 1)
+        least = NAMED_WORDS * rank.idf(count, 1)
         answers = [(rec, list(analysis.surface_words(_string(rec, "answer"))))
                    for _, rec in judged]
         if self._lexicon is None:
@@ -590,12 +590,6 @@ class _Offered:
             for label, option in unheard:
                 if _spoken(option, label, answer, heard):
                     yield option
-
-
-def _idf(n, df):
-    """The idf of a term that `df` of `n` records hold (BM25's, as judgment.rank weighs)."""
-    import math
-    return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
 
 def _spells(entry, words):

@@ -33,7 +33,6 @@ back by offset does: what is there is scored only if it is a record of the proje
 import gc
 from itertools import accumulate, chain, count, islice, repeat
 import json
-import math
 from operator import add
 import re
 
@@ -399,7 +398,7 @@ class Pass:
             n = self.count
             rough = [0.0] * lines
             for i, ids in enumerate(held):
-                value = s.weights[i] * math.log(1 + (n - df[i] + 0.5) / (df[i] + 0.5))
+                value = s.weights[i] * rank.idf(n, df[i])
                 if len(ids) == lines:  # every line: one comprehension, in the same order
                     rough = [r + value for r in rough]
                     continue

@@ -51,6 +51,11 @@ from .lines import RECORD_MAX
 WEIGHTS = {"question": 3.0, "answer": 1.0, "rationale": 1.5, "tags": 1.0}
 K1 = 1.2
 B = 0.75
+
+
+def idf(n, df):
+    """BM25's idf of a term that `df` of `n` records hold."""
+    return math.log(1 + (n - df + 0.5) / (df + 0.5))
 SCORE_DIGITS = 9
 
 
@@ -136,13 +141,12 @@ class Scorer:
         if not self.hits:
             return []
         n = self.count
-        idf = [math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in self.df]
-        w = self.weights
+        weighed = [w * idf(n, df) for w, df in zip(self.weights, self.df)]
         average = self.total_length / n or 1.0
         keys = []
         for counts, length, offset, decided_at, rec_id in self.hits:
             norm = K1 * (1 - B + B * length / average)
-            score = sum(w[i] * idf[i] * c * (K1 + 1) / (c + norm) for i, c in enumerate(counts) if c)
+            score = sum(weighed[i] * c * (K1 + 1) / (c + norm) for i, c in enumerate(counts) if c)
             keys.append((round(score, SCORE_DIGITS), ledger.time_key(decided_at), offset, rec_id))
         return keys
 
