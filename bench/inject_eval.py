@@ -135,8 +135,7 @@ def placement(ledger, questions):
         found = answered(ledger, q)
         if not found or q["relevant"].get(found[0]["record"]["id"]) != 2:
             continue
-        answer = found[0]["record"]["answer"]
-        hits = annotate.chosen_labels(answer, q["labels"]) or inject.option_of(answer, q["labels"])
+        hits, _ = annotate.placed(found[0], q["labels"], inject.option_of)
         where = ("under the question" if not hits else "on the chosen option"
                  if hits == [q["chosen"]] else "on another option")
         out[where] += 1

@@ -126,7 +126,8 @@ def annotate(tool_input: dict, found: list, option_of=None) -> dict | None:
     question that asks several: judgment.inject's Answer "part"), or None when nothing is
     added. A note goes on the option the past answer is (chosen_labels), else on the one label
     `option_of(answer, labels)` returns (the hook's: judgment.inject.option_of, "SQS" for
-    "Amazon SQS"), else under the question."""
+    "Amazon SQS"), else on the one option whose words it names (the Answer's "option"), else
+    under the question (placed)."""
     items = shape(tool_input)
     if items is None or not any(found):
         return None
@@ -148,14 +149,25 @@ def shown(answers) -> list:
     return out
 
 
+def placed(best, labels, option_of=None):
+    """(the labels a past decision's note goes on, whether the option is its answer in other
+    words): the option its answer is (chosen_labels), else the one label `option_of` returns,
+    else the one option whose words the answer names ("option" of judgment.inject's Answer,
+    "WireMock stubs of its API on staging" for "No, WireMock stubs"); ([], False): under the
+    question."""
+    hits = chosen_labels(best["record"]["answer"], labels)
+    if hits:
+        return hits, False
+    if option_of is not None:
+        hits = [label for label in option_of(best["record"]["answer"], labels) if label in labels]
+    if not hits and best.get("option") in labels:
+        hits = [best["option"]]
+    return hits[:1], bool(hits)
+
+
 def _add(q, best, option_of):
     """One past decision's note, added to question q (a copy): see annotate."""
-    labels = [o["label"] for o in q["options"]]
-    hits = chosen_labels(best["record"]["answer"], labels)
-    worded = not hits and option_of is not None
-    if worded:
-        named = option_of(best["record"]["answer"], labels)
-        hits = [label for label in named if label in labels][:1]
+    hits, worded = placed(best, [o["label"] for o in q["options"]], option_of)
     if hits:
         for o in q["options"]:
             if o["label"] in hits:

@@ -10,7 +10,9 @@ INTERFACE (fixed):
               "earlier": [older records of the same project that answer the same question
                           with another answer, newest first],
               "part": which of the questions a question asks when it asks several the
-                      record answers, from 1 (_parts), or 0: the question as a whole}
+                      record answers, from 1 (_parts), or 0: the question as a whole,
+              "option": present when the record's answer names the words of one option of
+                        `options` and no other's (_Offered.naming): its label}
 
 The list is best first and holds at most MAX_ANSWERS items; an empty list means "say nothing".
 `question` is the question's text, `options` the option labels (they weigh less than the
@@ -111,8 +113,10 @@ def answers(path, project, question, options=(), env=None, header="", explain=No
         if why:
             admitted[id(rec)] = why
     accepted = [(m, rec) for m, rec in judged if id(rec) in admitted]
+    naming = offered.naming(judged, f"{header} {question}", idf, count) if judged else {}
+    named = _named(naming)  # id(record) -> the one option its answer names
     if not accepted and judged:
-        accepted = _named_alone(judged, offered, f"{header} {question}", idf, count)
+        accepted = _named_alone(judged, naming, named)
         admitted.update((id(rec), ADMITTED[5]) for _, rec in accepted)
     if not accepted:
         return []
@@ -123,6 +127,9 @@ def answers(path, project, question, options=(), env=None, header="", explain=No
     accepted = [(m, rec) for m, rec in accepted if m["match"] >= MARGIN * best[m["part"]]]
     found = topics([rec for _, rec in accepted], [(m["match"], rec) for m, rec in judged],
                    topic, {id(rec): m["offset"] for m, rec in judged}, parts)[:MAX_ANSWERS]
+    for answer in found:  # where the hook's note goes, when option_of finds no option
+        if id(answer["record"]) in named:
+            answer["option"] = named[id(answer["record"])]
     if explain is not None:
         for answer in found:
             for rec in [answer["record"], *answer["earlier"]]:
@@ -160,16 +167,15 @@ def _admits(m, rec, given, topic, offered):
     return ""
 
 
-def _named_alone(judged, offered, asked, idf, count):
+def _named_alone(judged, naming, named):
     """[(features, record)] of the one candidate whose answer alone names an option, where the
     rule accepts no other: a record holding the question's subject, whose own question holds a
     word of the question asked and whose match reaches ACCEPT_NAMED, whose answer names one
-    option's own words (those of its label that the header and question do not hold, generic
-    words and words of a change aside: _Offered.named_by) and no other option's, when no other
+    option and no other (`named`: _named of `naming`, _Offered.naming), when no other
     candidate's answer names that option ("No, WireMock stubs" answered by "WireMock stubs of
     its API on staging"). [] when none is."""
-    named = offered.named_by(judged, asked, idf, count)
-    found = [(m, rec) for m, rec in judged if id(rec) in named and m["subject"]
+    alone = {key for key, option in named.items() if len(naming[option]) == 1}
+    found = [(m, rec) for m, rec in judged if id(rec) in alone and m["subject"]
              and m["asked_q"] > 0 and m["match"] >= ACCEPT_NAMED]
     return found[:1]
 
@@ -503,25 +509,25 @@ class _Offered:
     def holds(self, rec):
         return next(self._held(_string(rec, "answer")), None) is not None
 
-    def named_by(self, judged, asked, idf, count):
-        """{id(record)} of the candidates (`judged`) whose answer alone names an option's own
-        words, and names no other option's (_named_alone): NAMED_SHARE of their idf, and
-        NAMED_WORDS times the idf of a word that one of the project's `count` records holds, at
-        least. A word is named as itself or as a lexicon entry of a group it fires, spelled by
-        whole words of the answer (a piece of a longer Korean word is not the word: 로그 "log"
-        is not in 로그인 "login"). Words of the option's value (numbers, units) are left out."""
+    def naming(self, judged, asked, idf, count):
+        """{option: [(id(record), enough)]} of the candidates (`judged`) whose answer names
+        each option's own words (those of its label that the header and question, `asked`, do
+        not hold, generic words and words of a change aside, and the option's values): NAMED_SHARE
+        of their idf at least; `enough` when that is NAMED_WORDS times the idf of a word that
+        one of the project's `count` records holds, or more. A word is named as itself or as a
+        lexicon entry of a group it fires, spelled by whole words of the answer (a piece of a
+        longer Korean word is not the word: 로그 "log" is not in 로그인 "login")."""
         from . import analysis, rank
         generic, change = generic_words(), change_terms()
         known = self.named(asked)
         rare = max(idf.values()) if idf else 1.0
         least = NAMED_WORDS * rank.idf(count, 1)
-        answers = [(rec, list(analysis.surface_words(_string(rec, "answer"))))
+        answers = [(id(rec), list(analysis.surface_words(_string(rec, "answer"))))
                    for _, rec in judged]
         if self._lexicon is None:
             from . import lexicon
             self._lexicon = lexicon.check(self.env)
-        alone = set()  # id(record) of those that alone name an option
-        named = {}  # id(record) -> how many options it names
+        out = {}
         for label, option in self.offered:
             words = [w for w in analysis.surface_words(option)
                      if not label.isdisjoint(w) and not known.issuperset(w)
@@ -531,20 +537,15 @@ class _Offered:
             weight = {w: sum(idf.get(t, rare) for t in w) / len(w) for w in words}
             total = sum(weight.values())
             fired = self._lexicon.fired([t for w in words for t in w])
-            naming = []
-            for rec, spelled in answers:
+            for key, spelled in answers:
                 own = set(spelled)
                 held = sum(weight[w] for w in words if w in own or any(
                     sources.issuperset(w) and any(_spells(entry, spelled) for entry in group)
                     for sources, group in fired))
                 if held >= NAMED_SHARE * total:
-                    naming.append((rec, held))
-                    named[id(rec)] = named.get(id(rec), 0) + 1
-            if len(naming) == 1 and naming[0][1] >= least:
-                alone.add(id(naming[0][0]))
-        # an answer naming two options chose neither alone ("Chrome, Edge, Firefox, Safari"
-        # for "chrome만 / chrome+safari")
-        return {key for key in alone if named[key] == 1}
+                    out.setdefault(option, []).append((key, held >= least))
+        return out
+
 
     def options_within(self, text):
         """The options whose label holds every term of the answer `text` that names something,
@@ -590,6 +591,17 @@ class _Offered:
             for label, option in unheard:
                 if _spoken(option, label, answer, heard):
                     yield option
+
+
+def _named(naming):
+    """{id(record): the one option its answer names} (_Offered.naming), enough of its words,
+    of the records that name no other option: an answer naming two options ("Chrome, Edge,
+    Firefox, Safari" for "chrome만 / chrome+safari") chose neither alone."""
+    options = {}
+    for option, names in naming.items():
+        for key, enough in names:
+            options.setdefault(key, []).append((option, enough))
+    return {key: named[0][0] for key, named in options.items() if len(named) == 1 and named[0][1]}
 
 
 def _spells(entry, words):

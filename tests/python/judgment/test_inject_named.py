@@ -33,6 +33,7 @@ def test_the_one_decision_whose_answer_names_an_option_answers(tmp_path):
     found = inject.answers(path, "shop", ASKED, LABELS, header="Refund test", explain=explain)
     assert ids(found) == ["mocks"]
     assert explain == {"mocks": "alone names an option"}
+    assert found[0]["option"] == "No, WireMock stubs"  # where the hook puts its note
 
 
 def test_two_decisions_naming_the_option_leave_the_question_unanswered(tmp_path):
@@ -55,9 +56,10 @@ def test_a_candidate_under_the_least_match_does_not_answer(tmp_path):
 
 
 def named(path, asked, labels, header=""):
-    """The ids of the candidates whose answer alone names one option (_Offered.named_by)."""
+    """The ids of the candidates whose answer names one option and no other (_Offered.naming,
+    inject._named)."""
     judged, idf, count = inject._judged(path, "shop", asked, labels, None, header)
-    alone = inject._Offered(labels, None).named_by(judged, f"{header} {asked}", idf, count)
+    alone = inject._named(inject._Offered(labels, None).naming(judged, f"{header} {asked}", idf, count))
     return {rec["id"] for _, rec in judged if id(rec) in alone}
 
 
@@ -88,3 +90,17 @@ def test_the_option_words_the_question_holds_are_not_its_own(tmp_path):
     sandbox = dict(MOCKS, answer="the sandbox of the provider, nightly")
     labels = ["Stubs", "Yes, the real sandbox"]
     assert named(ledger_of(tmp_path, sandbox), ASKED, labels, "Refund test") == set()
+
+
+def test_an_answer_that_names_one_option_tells_the_hook_which(tmp_path):
+    """The Answer's "option": the one option whose words the answer names, whatever test
+    accepted the record (here the match), for the hook's note (docs/claude-kit.md, "What the
+    person sees"); none when the answer names two options."""
+    asked = "How do our E2E tests reach the payment provider now?"
+    path = ledger_of(tmp_path, MOCKS)
+    found = inject.answers(path, "shop", asked, LABELS)
+    assert ids(found)[0] == "mocks" and found[0]["option"] == "No, WireMock stubs"
+    assert all("option" not in a for a in found[1:])  # "Playwright" names neither
+    both = dict(MOCKS, answer="WireMock stubs, and the Toss sandbox once a week")
+    found = inject.answers(ledger_of(tmp_path, both), "shop", asked, LABELS)
+    assert ids(found)[0] == "mocks" and "option" not in found[0]

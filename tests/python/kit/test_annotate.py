@@ -242,6 +242,35 @@ def test_the_note_goes_on_the_one_option_the_answer_is_in_other_words():
         assert (annotate.MARK in got["questions"][0]["question"]) == (on is None)
 
 
+def test_the_note_goes_on_the_option_whose_words_the_answer_names():
+    """docs/claude-kit.md, "What the person sees": where the answer is no label and option_of
+    finds none ("WireMock stubs of its API on staging" has words no label holds), the note goes
+    on the option judgment.inject found the answer names the words of ("option" of its Answer),
+    quoted; an "option" that is no label offered puts it under the question."""
+    from judgment_toolkit.judgment import inject
+    asked = {"questions": [{"question": "Should the refund E2E call the real sandbox?",
+                            "header": "Refund test", "multiSelect": False,
+                            "options": [{"label": "No, WireMock stubs", "description": "offline"},
+                                        {"label": "Yes, Toss sandbox", "description": "real"}]}]}
+    rec = {"id": "a", "decided_at": "2026-07-07T10:00:00Z", "rationale": "",
+           "answer": "WireMock stubs of its API on staging", "question": "How do E2E tests pay?"}
+    labels = ["No, WireMock stubs", "Yes, Toss sandbox"]
+    assert annotate.chosen_labels(rec["answer"], labels) == inject.option_of(rec["answer"], labels) == []
+    best = {"record": rec, "earlier": [], "option": "No, WireMock stubs"}
+    assert annotate.placed(best, labels, inject.option_of) == (["No, WireMock stubs"], True)
+    updated = annotate.annotate(asked, [[best]], inject.option_of)
+    options = updated["questions"][0]["options"]
+    assert options[0]["description"] == (
+        "offline " + annotate.MARK + "Chosen on 2026-07-07 as \"WireMock stubs of its API on staging\"")
+    assert options[1] == asked["questions"][0]["options"][1]
+    assert annotate.strip_input(updated) == asked
+    for other in ({"option": "Not offered"}, {}):
+        best = {"record": rec, "earlier": [], **other}
+        assert annotate.placed(best, labels, inject.option_of) == ([], False)
+        under = annotate.annotate(asked, [[best]], inject.option_of)
+        assert annotate.MARK in under["questions"][0]["question"]
+
+
 def test_generated_inputs_with_option_of_stay_valid_with_one_note_a_question():
     """The rewrite with judgment.inject.option_of is valid by construction as well: every
     generated shape stays valid, strips back to what was asked, and carries one note for each
@@ -254,6 +283,8 @@ def test_generated_inputs_with_option_of_stay_valid_with_one_note_a_question():
         for answers, q in zip(found, asked["questions"]):
             if answers and rng.random() < 0.5:  # an answer in other words than its label
                 answers[0]["record"]["answer"] = f"move to {rng.choice(q['options'])['label']}"
+            if answers and rng.random() < 0.3:  # the option whose words it names, or none offered
+                answers[0]["option"] = rng.choice([o["label"] for o in q["options"]] + ["absent"])
         updated = annotate.annotate(asked, found, inject.option_of)
         if not any(found):
             assert updated is None
