@@ -168,16 +168,17 @@ def _admits(m, rec, given, topic, offered):
 
 
 def _named_alone(judged, naming, named):
-    """[(features, record)] of the one candidate whose answer alone names an option, where the
-    rule accepts no other: a record holding the question's subject, whose own question holds a
-    word of the question asked and whose match reaches ACCEPT_NAMED, whose answer names one
-    option and no other (`named`: _named of `naming`, _Offered.naming), when no other
+    """[(features, record)] of the candidates whose answer alone names an option, where the
+    rule accepts no other: each a record holding the question's subject, whose own question
+    holds a word of the question asked and whose match reaches ACCEPT_NAMED, whose answer names
+    one option and no other (`named`: _named of `naming`, _Offered.naming), when no other
     candidate's answer names that option ("No, WireMock stubs" answered by "WireMock stubs of
-    its API on staging"). [] when none is."""
+    its API on staging"); two of them name two options, as a decision and the one that
+    reversed it do (MARGIN and the topics apply to them as to any other). [] when none is."""
     alone = {key for key, option in named.items() if len(naming[option]) == 1}
     found = [(m, rec) for m, rec in judged if id(rec) in alone and m["subject"]
              and m["asked_q"] > 0 and m["match"] >= ACCEPT_NAMED]
-    return found[:1]
+    return found
 
 
 def judge(path, project, question, options=(), env=None, header=""):

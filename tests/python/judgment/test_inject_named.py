@@ -104,3 +104,20 @@ def test_an_answer_that_names_one_option_tells_the_hook_which(tmp_path):
     both = dict(MOCKS, answer="WireMock stubs, and the Toss sandbox once a week")
     found = inject.answers(ledger_of(tmp_path, both), "shop", asked, LABELS)
     assert ids(found)[0] == "mocks" and "option" not in found[0]
+
+
+def test_each_candidate_that_alone_names_an_option_is_accepted(tmp_path):
+    """Two candidates, each the only one to name its option (the decision that chose Toss's
+    keys and the later one that moved to stubs), are both accepted by the test, not the better
+    of them alone: a decision and the one that reversed it name two options. The rule's
+    MARGIN applies to them afterwards as to any other."""
+    keys = decision("keys", "How are E2E payments set up?", "Toss merchant keys of its staging account",
+                    at="2024-11-02")
+    labels = ["No, WireMock stubs", "Yes, Toss merchant keys"]
+    asked = "Adding a refund scenario to the E2E suite: real provider calls?"
+    path = ledger_of(tmp_path, keys, MOCKS)
+    judged, idf, count = inject._judged(path, "shop", asked, labels, None, "Refund test")
+    naming = inject._Offered(labels, None).naming(judged, f"Refund test {asked}", idf, count)
+    alone = inject._named_alone(judged, naming, inject._named(naming))
+    assert [rec["id"] for _, rec in alone] == ["mocks", "keys"]
+    assert all(inject.ACCEPT_NAMED <= m["match"] < inject.ACCEPT_OFFERED for m, _ in alone)
