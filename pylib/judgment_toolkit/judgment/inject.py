@@ -51,9 +51,8 @@ The rule (docs/judgment-ledger.md, "Recall for automatic injection"):
 The rule's other tests (docs, same section): an offered answer must come from a record whose
 own question shares a word with the question, and is enough from ACCEPT_OFFERED; so is the
 quantity an option offers ("30일" for "30 days"), from ACCEPT_VALUE; where none is accepted,
-the one candidate whose answer alone names an option's own words is, from ACCEPT_NAMED
-(_named_alone); a question whose options
-are numbers, most of them, is answered only by a record whose answer holds a value, and one
+each candidate that alone names an option's own words is, from ACCEPT_NAMED (_named_alone);
+a question whose options are numbers, most of them, is answered only by a record whose answer holds a value, and one
 whose options name two things or more, by none whose answer is a value alone
 (judgment.values); a record whose question names a rival of what the question names
 (judgment.rivals: iOS for Android) is no candidate at all.
@@ -69,8 +68,8 @@ ACCEPT_OFFERED = 0.26  # enough for a record whose answer is one of the options 
 ACCEPT_VALUE = 0.2  # ... whose answer gives the quantity an option offers (values.quantities),
 # or chose one option alone (option_of: its naming words all in one label, or its quantity)
 ACCEPT_CHOSEN = 0.1  # ... whose answer is an option, and whose question names two options
-ACCEPT_NAMED = 0.15  # ... the one whose answer alone names an option, where none is accepted
-NAMED_SHARE = 0.5  # the share of an option's own words' idf that names it (_Offered.named_by)
+ACCEPT_NAMED = 0.15  # ... a candidate alone naming an option, where none is accepted
+NAMED_SHARE = 0.5  # the share of an option's own words' idf that names it (_Offered.naming)
 NAMED_WORDS = 1.1  # ... at least this many times the idf of a word one record holds
 MARGIN = 0.8
 SAME_QUESTION = 0.6  # two records this alike answer the same question (Topic.same)
