@@ -52,9 +52,9 @@ The rule's other tests (docs, same section): an offered answer must come from a 
 own question shares a word with the question, and is enough from ACCEPT_OFFERED; so is the
 quantity an option offers ("30일" for "30 days"), from ACCEPT_VALUE; where none is accepted,
 each candidate that alone names an option's own words is, from ACCEPT_NAMED (_named_alone);
-a question whose options are numbers, most of them, is answered only by a record whose answer holds a value, and one
-whose options name two things or more, by none whose answer is a value alone
-(judgment.values); a record whose question names a rival of what the question names
+a question whose options are numbers, most of them, is answered only by a record whose answer
+holds a value, and one whose options name two things or more, by none whose answer is a value
+alone (judgment.values); a record whose question names a rival of what the question names
 (judgment.rivals: iOS for Android) is no candidate at all.
 """
 MAX_ANSWERS = 3
