@@ -62,6 +62,26 @@ def test_an_answer_in_other_words_is_on_the_option_it_names(home, project):
     assert annotate.strip_input(shown) == {"questions": [QUEUE]}
 
 
+def test_an_answer_that_names_an_option_s_words_is_on_that_option(home, project):
+    """The answer "WireMock stubs of its API on staging" is no label, and option_of places it
+    nowhere (it says more than the label); it names the words of "No, WireMock stubs" alone
+    (the Answer's "option", docs/claude-kit.md, "What the person sees"): the real client shows
+    the note on that option, quoting the answer."""
+    decide(project, "The provider test mode rate-limits our nightly runs. How do E2E tests reach "
+           "the payment provider now?", "WireMock stubs of its API on staging", "no flaky runs")
+    refund = {"question": "Refund E2E scenario: how do the tests reach the payment provider?",
+              "header": "Refund test", "multiSelect": False,
+              "options": [{"label": "No, WireMock stubs", "description": "offline"},
+                          {"label": "Yes, Toss sandbox", "description": "the real one"}]}
+    run = ask(home, project, refund)
+    shown = run["asked"][0]["input"]
+    stubs, sandbox = shown["questions"][0]["options"]
+    assert stubs["description"].startswith("offline " + annotate.MARK + "Chosen on 20")
+    assert '"WireMock stubs of its API on staging"' in stubs["description"]
+    assert sandbox == refund["options"][1] and annotate.MARK not in shown["questions"][0]["question"]
+    assert annotate.strip_input(shown) == {"questions": [refund]}
+
+
 def test_an_unrelated_question_reaches_the_person_as_asked(home, project):
     decide(project, "Use Redis or Postgres for the job queue?", "Postgres", "one less service to run")
     run = ask(home, project, SETTINGS)
