@@ -522,8 +522,7 @@ class _Offered:
         known = self.named(asked)
         rare = max(idf.values()) if idf else 1.0
         least = NAMED_WORDS * rank.idf(count, 1)
-        answers = [(id(rec), list(analysis.surface_words(_string(rec, "answer"))))
-                   for _, rec in judged]
+        answers = [(id(rec), _polar(_string(rec, "answer"))) for _, rec in judged]
         if self._lexicon is None:
             from . import lexicon
             self._lexicon = lexicon.check(self.env)
@@ -534,14 +533,18 @@ class _Offered:
                      and not is_generic(w, generic) and change.isdisjoint(w)]
             if not words:
                 continue
+            negated = set(_polar(option)[1])  # "No account": a word the label says no to
             weight = {w: sum(idf.get(t, rare) for t in w) / len(w) for w in words}
             total = sum(weight.values())
             fired = self._lexicon.fired([t for w in words for t in w])
-            for key, spelled in answers:
-                own = set(spelled)
-                held = sum(weight[w] for w in words if w in own or any(
-                    sources.issuperset(w) and any(_spells(entry, spelled) for entry in group)
-                    for sources, group in fired))
+            for key, polar in answers:
+                held = 0.0
+                for w in words:  # said of the answer's words of the same polarity as the label's
+                    spelled = polar[w in negated]
+                    if w in spelled or any(
+                            sources.issuperset(w) and any(_spells(entry, spelled) for entry in group)
+                            for sources, group in fired):
+                        held += weight[w]
                 if held >= NAMED_SHARE * total:
                     out.setdefault(option, []).append((key, held >= least))
         return out
@@ -602,6 +605,42 @@ def _named(naming):
         for key, enough in names:
             options.setdefault(key, []).append((option, enough))
     return {key: named[0][0] for key, named in options.items() if len(named) == 1 and named[0][1]}
+
+
+_CLAUSE = None  # compiled on first use (_polar)
+NEGATING = frozenset("no not without never nor none neither".split())
+NEGATING_KOREAN = ("없",)  # 없음, 없이, 없고: the word before is said no to
+NEGATING_KOREAN_WORDS = frozenset("말고 제외 불가 금지".split())  # ... and so after these
+
+
+def _polar(text):
+    """([words said], [words said no to]) of `text` (analysis.surface_words' term tuples): in
+    each clause (between , ; : . ! ? and "but"), the words after an English negation ("no
+    separate model server", "without personal data") and the word right before a Korean one
+    that says no to a thing ("가입 없음", "Redis 말고") are said no to. (안 and 않 say no to
+    a verb: "따로 안 붙임" says 서버 로그 before it.)"""
+    global _CLAUSE
+    import re
+    from . import analysis
+    if _CLAUSE is None:
+        _CLAUSE = re.compile(r"[,;:.!?\n]+|\sbut\s")
+    said, denied = [], []
+    for clause in _CLAUSE.split(analysis.fold(text)):
+        tokens = clause.split()
+        cut = next((i for i, t in enumerate(tokens) if t in NEGATING or t.endswith("n't")), None)
+        if cut is not None:  # the negation itself is said ("without", 없이: words of both)
+            said.append(" ".join(tokens[:cut + 1]))
+            denied.append(" ".join(tokens[cut + 1:]))
+            continue
+        cut = next((i for i, t in enumerate(tokens) if t in NEGATING_KOREAN_WORDS
+                    or t.startswith(NEGATING_KOREAN)), None)
+        if cut:
+            said.append(" ".join(tokens[:cut - 1] + tokens[cut:]))
+            denied.append(tokens[cut - 1])
+            continue
+        said.append(clause)
+    return (list(analysis.surface_words(" ".join(said))),
+            list(analysis.surface_words(" ".join(denied))))
 
 
 def _spells(entry, words):

@@ -121,3 +121,41 @@ def test_each_candidate_that_alone_names_an_option_is_accepted(tmp_path):
     alone = inject._named_alone(judged, naming, inject._named(naming))
     assert [rec["id"] for _, rec in alone] == ["mocks", "keys"]
     assert all(inject.ACCEPT_NAMED <= m["match"] < inject.ACCEPT_OFFERED for m, _ in alone)
+
+
+@pytest.mark.parametrize("text, said, denied", [
+    ("Inside ad-server: ONNX Runtime; no separate model server",
+     {"insid", "ad", "server", "onnx", "runtim"}, {"separ", "model", "server"}),
+    ("A weekly CSV on the portal, without personal data", {"week", "csv", "portal", "without"},
+     {"person", "data"}),  # the negation itself is a word of the text, said
+    ("No, WireMock stubs", {"wiremock", "stub"}, set()),  # a reply, then what was chosen
+    ("No account", set(), {"account"}),
+    ("카카오 로그인. 이메일 가입 없음", {"카카", "카오", "로그", "그인", "이메", "메일", "없음"}, {"가입"}),
+    ("Redis 말고 Postgres", {"postgr", "말고"}, {"redi"}),
+    ("서버 로그만 보고 따로 안 붙임", {"서버", "로그", "보고", "따로", "붙임"}, set()),  # 안: a verb
+])
+def test_words_said_no_to(text, said, denied):
+    """_polar: in each clause, the words after an English negation and the word right before a
+    Korean one are said no to; the others are said, the negation too."""
+    got = inject._polar(text)
+    assert ({t for w in got[0] for t in w}, {t for w in got[1] for t in w}) == (said, denied)
+
+
+@pytest.mark.parametrize("answer, labels, names", [
+    # "separate model server" is said no to: the answer names the other option alone
+    ("Inside the ad server, in process; no separate model server",
+     ["Inside the ad server", "A separate model server"], "Inside the ad server"),
+    # a label that says no is named by an answer that says no to the same words
+    ("A free page with the hall's map; no gift account number or money-transfer link",
+     ["No gift account", "Money-transfer link"], "No gift account"),
+])
+def test_an_option_is_named_by_words_of_the_same_polarity(tmp_path, answer, labels, names):
+    """docs/judgment-ledger.md, "The one decision that names an option": a word of an option is
+    named by a word of the answer said as the label says it, yes or no ("no pixel or SDK"
+    does not name "Install the SDK")."""
+    record = decision("serving", "pCTR 모델 서빙 구조 정했어?", answer)
+    path = ledger_of(tmp_path, record)
+    judged, idf, count = inject._judged(path, "shop", "pCTR 모델 서빙은 어디서 해?", labels, None, "")
+    naming = inject._Offered(labels, None).naming(judged, "pCTR 모델 서빙은 어디서 해?", idf, count)
+    alone = inject._named(naming)
+    assert [alone.get(id(rec)) for _, rec in judged if rec["id"] == "serving"] == [names]
