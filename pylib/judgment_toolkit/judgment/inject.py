@@ -361,7 +361,7 @@ class Query:
         found = 0.0
         total = 0.0
         for word, written in words.items():
-            weight = sum(idf.get(t, rare) for t in word) / len(word)
+            weight = _word_idf(word, idf, rare)
             if is_generic(word, generic):
                 weight *= GENERIC_WEIGHT
             total += weight
@@ -426,7 +426,7 @@ class Query:
         near = _reached(self.entries, held_in_question) | heard
         far = (_reached(self.entries, held) | heard_far) - near
         for word in self.words:
-            weight = sum(idf.get(t, 0.0) for t in word) / len(word)
+            weight = _word_idf(word, idf, 0.0)
             if is_generic(word, generic):
                 weight *= GENERIC_WEIGHT
             total += weight
@@ -459,14 +459,19 @@ class _Offered:
         self.offered = [(found, option) for option in options for found in [named(option)] if found]
         self._lexicon = None
 
-    def _read(self, own):
-        """{term: the terms it may be read as}: itself, and every term of a lexicon group it
-        fires (wholly: an entry of several terms fires only with all of them)."""
+    def _fired(self, own):
+        """The lexicon's groups that `own` fires (lexicon.Lexicon.fired), the lexicon read
+        once an _Offered."""
         if self._lexicon is None:
             from . import lexicon
             self._lexicon = lexicon.check(self.env)
+        return self._lexicon.fired(own)
+
+    def _read(self, own):
+        """{term: the terms it may be read as}: itself, and every term of a lexicon group it
+        fires (wholly: an entry of several terms fires only with all of them)."""
         read = {t: {t} for t in own}
-        for sources, group in self._lexicon.fired(own):
+        for sources, group in self._fired(own):
             alternatives = {t for entry in group for t in entry}
             for t in sources:
                 read[t] |= alternatives
@@ -523,9 +528,6 @@ class _Offered:
         rare = max(idf.values()) if idf else 1.0
         least = NAMED_WORDS * rank.idf(count, 1)
         answers = [(id(rec), _polar(_string(rec, "answer"))) for _, rec in judged]
-        if self._lexicon is None:
-            from . import lexicon
-            self._lexicon = lexicon.check(self.env)
         out = {}
         for label, option in self.offered:
             words = [w for w in analysis.surface_words(option)
@@ -534,9 +536,9 @@ class _Offered:
             if not words:
                 continue
             negated = set(_polar(option)[1])  # "No account": a word the label says no to
-            weight = {w: sum(idf.get(t, rare) for t in w) / len(w) for w in words}
+            weight = {w: _word_idf(w, idf, rare) for w in words}
             total = sum(weight.values())
-            fired = self._lexicon.fired([t for w in words for t in w])
+            fired = self._fired([t for w in words for t in w])
             for key, polar in answers:
                 held = 0.0
                 for w in words:  # said of the answer's words of the same polarity as the label's
@@ -548,7 +550,6 @@ class _Offered:
                 if held >= NAMED_SHARE * total:
                     out.setdefault(option, []).append((key, held >= least))
         return out
-
 
     def options_within(self, text):
         """The options whose label holds every term of the answer `text` that names something,
@@ -641,6 +642,12 @@ def _polar(text):
         said.append(clause)
     return (list(analysis.surface_words(" ".join(said))),
             list(analysis.surface_words(" ".join(denied))))
+
+
+def _word_idf(word, idf, default):
+    """A word's weight: the mean idf of its terms (a Korean word's 2-character pieces count
+    together as one word), `default` for a term the pass did not measure."""
+    return sum(idf.get(t, default) for t in word) / len(word)
 
 
 def _spells(entry, words):

@@ -51,12 +51,12 @@ from .lines import RECORD_MAX
 WEIGHTS = {"question": 3.0, "answer": 1.0, "rationale": 1.5, "tags": 1.0}
 K1 = 1.2
 B = 0.75
+SCORE_DIGITS = 9
 
 
 def idf(n, df):
     """BM25's idf of a term that `df` of `n` records hold."""
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
-SCORE_DIGITS = 9
 
 
 def _fields(rec):
