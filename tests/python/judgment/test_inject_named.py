@@ -55,12 +55,17 @@ def test_a_candidate_under_the_least_match_does_not_answer(tmp_path):
     assert inject.answers(path, "shop", asked, labels) == []
 
 
-def named(path, asked, labels, header=""):
-    """The ids of the candidates whose answer names one option and no other (_Offered.naming,
-    inject._named)."""
+def named_options(path, asked, labels, header=""):
+    """{id: the option} of the candidates whose answer names one option and no other
+    (_Offered.naming, inject._named)."""
     judged, idf, count = inject._judged(path, "shop", asked, labels, None, header)
     alone = inject._named(inject._Offered(labels, None).naming(judged, f"{header} {asked}", idf, count))
-    return {rec["id"] for _, rec in judged if id(rec) in alone}
+    return {rec["id"]: alone[id(rec)] for _, rec in judged if id(rec) in alone}
+
+
+def named(path, asked, labels, header=""):
+    """The ids of the candidates whose answer names one option and no other."""
+    return set(named_options(path, asked, labels, header))
 
 
 def test_an_answer_naming_two_options_names_neither(tmp_path):
@@ -155,7 +160,4 @@ def test_an_option_is_named_by_words_of_the_same_polarity(tmp_path, answer, labe
     does not name "Install the SDK")."""
     record = decision("serving", "pCTR 모델 서빙 구조 정했어?", answer)
     path = ledger_of(tmp_path, record)
-    judged, idf, count = inject._judged(path, "shop", "pCTR 모델 서빙은 어디서 해?", labels, None, "")
-    naming = inject._Offered(labels, None).naming(judged, "pCTR 모델 서빙은 어디서 해?", idf, count)
-    alone = inject._named(naming)
-    assert [alone.get(id(rec)) for _, rec in judged if rec["id"] == "serving"] == [names]
+    assert named_options(path, "pCTR 모델 서빙은 어디서 해?", labels).get("serving") == names
