@@ -75,7 +75,7 @@ MARGIN = 0.8
 SAME_QUESTION = 0.6  # two records this alike answer the same question (Topic.same)
 SAME_CERTAIN = 0.7  # a later decision this close, and accepted by itself, is on the same question
 SAME_LOOSE = 0.3  # enough for a candidate that itself comes NEAR to answering
-SAME_TAGGED = 0.2  # enough for a later decision worded as a change with the same tags, ...
+SAME_TAGGED = 0.2  # enough for a later decision worded as a change with the same tag, ...
 TAGS_SHARED = 2  # ... a tag set that at most this many candidates carry (Topic.same)
 NEAR = 0.25
 GENERIC_WEIGHT = 0.2  # of a generic word's idf (GENERIC)
@@ -919,9 +919,13 @@ class Topic:
         # a later decision worded as a change, on the asked subject, with the tags of x, a tag
         # set no more than TAGS_SHARED candidates carry: a team tags a decision and the one
         # that changes it alike ("deductible, glass" on "유리 파손 단독 청구 자기부담금은?" and
-        # on "Deductible for glass claims?"), however few of their words the lexicon links
-        if newer and similar >= SAME_TAGGED and id(y) in self.on_subject:
-            if tags_x and tags_x == tags_y and self.tag_sets[tags_x] <= TAGS_SHARED:
+        # on "Deductible for glass claims?"), however few of their words the lexicon links;
+        # SAME_TAGGED alike for a single tag, which a team gives broadly ("framework" on the
+        # app's framework and on its New Architecture), none asked of a set of two or more
+        # (a reversal asked as a situation in the other language shares almost no words)
+        if newer and id(y) in self.on_subject and tags_x and tags_x == tags_y:
+            if (similar >= SAME_TAGGED or len(tags_x) >= 2) \
+                    and self.tag_sets[tags_x] <= TAGS_SHARED:
                 return self._join(y, JOINED[4])
         # a later decision that reverses x is often asked as a change ("move the console to
         # Next.js?") and shares fewer words with it: enough when it nearly answers by itself

@@ -805,6 +805,33 @@ def test_a_later_change_with_the_same_rare_tags_leads(tmp_path, later_tags, thir
         assert ids(found) == ["glass-1"] and found[0]["earlier"] == []
 
 
+@pytest.mark.parametrize("tags, reverses", [(["deductible", "glass"], True), (["glass"], False)])
+def test_a_later_change_less_alike_joins_by_two_rare_tags(tmp_path, tags, reverses):
+    """docs/judgment-ledger.md, "The rule", step 3 "One topic, newest first": a later decision
+    worded as a change, on the asked subject, with the same rare tag set, joins the earlier
+    decision's topic under SAME_TAGGED alike when the set holds two tags or more: a reversal
+    asked as a situation in the other language shares almost no words with the decision it
+    reverses. A single tag, broad as a team's single tags are, asks SAME_TAGGED."""
+    path = tmp_path / "ledger.jsonl"
+    first = decision("glass-1", "유리 파손 단독 청구 자기부담금은?", "20만 원", tags=tags,
+                     at="2025-02-17")
+    later = decision("glass-2", "Drivers keep disputing the deductible at the counter. What do "
+                     "we charge now?", "Nothing when repaired at a network shop", tags=tags,
+                     at="2026-01-18")
+    write_records(path, TEAM + [first, later])
+    question = "유리 파손 청구, 고객 자기부담금은 얼마예요?"
+    judged = {rec["id"]: (m, rec) for m, rec in inject.judge(str(path), "shop", question)}
+    assert judged["glass-2"][0]["subject"] and judged["glass-2"][0]["match"] < inject.NEAR
+    topic = inject.Topic()
+    words = [topic._words(judged[key][1]) for key in ("glass-1", "glass-2")]
+    assert topic.alike(*words) < inject.SAME_TAGGED
+    found = inject.answers(str(path), "shop", question)
+    if reverses:
+        assert ids(found) == ["glass-2"] and [r["id"] for r in found[0]["earlier"]] == ["glass-1"]
+    else:
+        assert ids(found) == ["glass-1"] and found[0]["earlier"] == []
+
+
 @pytest.mark.parametrize("labels, found", [
     (["Per merchant", "Per API key"], []),
     (["Yes", "No"], ["keys"]),
