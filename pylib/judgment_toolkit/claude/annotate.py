@@ -25,6 +25,9 @@ SEP = {"question": "\n", "description": " "}  # a question's note is a line of i
 NOTE_LIMIT = 160          # characters of one note (a rationale is clipped to fit)
 WHY_LIMIT = 90            # characters of the rationale inside a note
 ANSWER_LIMIT = 60         # characters of a past answer quoted in a note
+OLD_LIMIT, OLD_LEAST = 40, 20  # characters of the answer a decision reversed (the least, when
+#                                the note would not fit otherwise)
+WHY_LEAST = 20            # characters of a rationale worth showing, clipped to fit a note
 MAX_QUESTIONS, OPTIONS = 4, (2, 4)
 TEXT_MAX = 10_000         # characters of a question, header, label or description: longer is
 #                           no question a person reads, and the recall's time grows with it
@@ -85,21 +88,58 @@ def chosen_labels(answer: str, labels: list) -> list:
     return parts if parts and all(parts) else []
 
 
-def note(answer: dict, on_option: bool, worded: bool = False) -> str:
-    """The note of a past decision: on the option chosen then, or under the question. `worded`:
-    the option is the answer in other words (option_of), so the note quotes the answer."""
+# The words of a note, in the language of the question it goes with (`language`): a person
+# who is asked in Korean reads the past decision in Korean too. {day}: the decision's date,
+# {answer}: its answer (clipped), {why}: ": " and its rationale (clipped), or nothing;
+# {was}: what it reversed, or nothing ({old}: that answer, {until}: the date it held until).
+NOTES = {
+    "en": {"chosen": "Chosen on {day}{why}",
+           "chosen_as": "Chosen on {day} as \"{answer}\"{why}",
+           "last_time": "Last time ({day}) the answer was \"{answer}\"{why}",
+           "was": " (was {old} until {until})"},
+    "ko": {"chosen": "{day}에 고른 답{why}",
+           "chosen_as": "{day}에 고른 답 \"{answer}\"{why}",
+           "last_time": "지난번({day}) 답 \"{answer}\"{why}",
+           "was": " ({until} 전까지는 \"{old}\")"},
+}
+
+
+def language(text: str) -> str:
+    """The language a note to `text` is written in: "ko" when it has at least as many words
+    with Hangul as words of Latin letters alone ("Redis 클러스터 모드 켜?", "SWD 완전 잠금(RDP
+    level 2)으로 바꿀까?"), else "en" ("Do we send 카카오 알림톡 reminders?")."""
+    korean = english = 0
+    for word in text.split():
+        if any("\uac00" <= c <= "\ud7a3" or "\u3131" <= c <= "\u318e" for c in word):
+            korean += 1
+        elif any(c.isascii() and c.isalpha() for c in word):
+            english += 1
+    return "ko" if korean and korean >= english else "en"
+
+
+def note(answer: dict, on_option: bool, worded: bool = False, lang: str = "en") -> str:
+    """The note of a past decision: on the option chosen then, or under the question, in
+    `lang` (NOTES). `worded`: the option is the answer in other words (option_of), so the note
+    quotes the answer. Within NOTE_LIMIT, what it reversed keeps its date: the answer it
+    reversed is clipped shorter first, then the rationale (left out below WHY_LEAST)."""
     rec = answer["record"]
+    words = NOTES[lang]
+    kind = ("chosen_as" if worded else "chosen") if on_option else "last_time"
+    head = {"day": day(rec), "answer": clip(rec["answer"], ANSWER_LIMIT)}
     why = rec.get("rationale") if isinstance(rec.get("rationale"), str) else ""
+    why = " ".join(why.split())
     earlier = answer.get("earlier") or []  # what this decision reversed, until its own date
-    was = f" (was {clip(earlier[0]['answer'], 40)} until {day(rec)})" if earlier else ""
-    if on_option:
-        said = f" as \"{clip(rec['answer'], ANSWER_LIMIT)}\"" if worded else ""
-        text = (f"Chosen on {day(rec)}{said}{': ' + clip(why, WHY_LIMIT) if why.strip() else ''}"
-                f"{was}")
-    else:
-        text = (f"Last time ({day(rec)}) the answer was \"{clip(rec['answer'], ANSWER_LIMIT)}\""
-                f"{': ' + clip(why, WHY_LIMIT) if why.strip() else ''}{was}")
-    return MARK + clip(text, NOTE_LIMIT)
+    room = NOTE_LIMIT  # the note's words, MARK aside
+    was = ""
+    for limit in (OLD_LIMIT, OLD_LEAST):
+        if earlier:
+            was = words["was"].format(old=clip(earlier[0]["answer"], limit), until=day(rec))
+        fixed = len(words[kind].format(why="", **head)) + len(was)
+        if fixed + 2 + min(len(why), WHY_LIMIT) <= room:
+            break
+    left = min(WHY_LIMIT, room - fixed - 2)
+    said = ": " + clip(why, left) if why and left >= min(len(why), WHY_LEAST) else ""
+    return MARK + clip(words[kind].format(why=said, **head) + was, room)
 
 
 def append(text: str, field: str, words: str) -> str:
@@ -168,13 +208,14 @@ def placed(best, labels, option_of=None):
 def _add(q, best, option_of):
     """One past decision's note, added to question q (a copy): see annotate."""
     hits, worded = placed(best, [o["label"] for o in q["options"]], option_of)
+    lang = language(q["question"])
     if hits:
         for o in q["options"]:
             if o["label"] in hits:
                 o["description"] = append(o.get("description", ""), "description",
-                                          note(best, True, worded))
+                                          note(best, True, worded, lang))
     else:
-        q["question"] = append(q["question"], "question", note(best, False))
+        q["question"] = append(q["question"], "question", note(best, False, lang=lang))
 
 
 def strip_input(tool_input):

@@ -138,6 +138,59 @@ def test_the_note_goes_on_the_option_chosen_then_else_under_the_question():
         + "Last time (2026-07-03) the answer was \"SQS\": one less service to run")
 
 
+def test_a_question_asked_in_korean_gets_its_note_in_korean():
+    """docs/claude-kit.md, "What the person sees": the note is in the question's language."""
+    asked = {"questions": [{"question": "잡 큐는 레디스로 할까 포스트그레스로 할까?", "header": "큐",
+                            "options": [{"label": "Redis", "description": "빠름"},
+                                        {"label": "Postgres", "description": "서비스 하나 덜"}]}]}
+    rec = {"id": "a", "decided_at": "2026-07-03T10:00:00Z", "answer": "Postgres",
+           "rationale": "one less service to run", "question": "Redis or Postgres for the queue?"}
+    old = dict(rec, id="b", answer="Redis", decided_at="2026-01-02T00:00:00Z")
+    updated = annotate.annotate(asked, [[{"record": rec, "earlier": [old]}]])
+    assert updated["questions"][0]["options"][1]["description"] == (
+        "서비스 하나 덜 " + annotate.MARK + "2026-07-03에 고른 답: one less service to run"
+        " (2026-07-03 전까지는 \"Redis\")")
+    worded = annotate.annotate(asked, [[{"record": dict(rec, answer="포스트그레스로 전환"),
+                                         "earlier": []}]], lambda answer, labels: ["Postgres"])
+    assert worded["questions"][0]["options"][1]["description"] == (
+        "서비스 하나 덜 " + annotate.MARK
+        + "2026-07-03에 고른 답 \"포스트그레스로 전환\": one less service to run")
+    under = annotate.annotate(asked, [[{"record": dict(rec, answer="SQS", rationale=""),
+                                        "earlier": []}]])
+    assert under["questions"][0]["question"] == (
+        asked["questions"][0]["question"] + "\n" + annotate.MARK + "지난번(2026-07-03) 답 \"SQS\"")
+    for changed in (updated, worded, under):
+        assert annotate.strip_input(changed) == asked
+
+
+@pytest.mark.parametrize("text, lang", [
+    ("잡 큐는 레디스로 할까?", "ko"), ("Redis 클러스터 모드 켜?", "ko"),
+    ("SWD 완전 잠금(RDP level 2)으로 바꿀까?", "ko"), ("EMR 연동은 어떤 방식으로 해?", "ko"),
+    ("Which 주휴수당 rule applies to part-timers?", "en"), ("Do we send 카카오 알림톡 reminders?", "en"),
+    ("Redis or Postgres?", "en"), ("0.8?", "en"), ("עברית", "en")])
+def test_the_language_of_a_note_is_the_one_that_outweighs(text, lang):
+    assert annotate.language(text) == lang
+
+
+def test_a_note_over_its_limit_keeps_the_date_of_what_it_reversed():
+    """The answer reversed is clipped shorter first, then the rationale: the note never ends
+    in a date cut short ("until 2026…")."""
+    rec = {"id": "a", "decided_at": "2026-06-24T10:00:00Z", "question": "q",
+           "answer": "Yes, one at a time again, but with 10 minutes to accept the slot offered",
+           "rationale": "동시 발송 후 확정 취소율이 40%까지 올라가서 창구 업무가 늘었음 " * 3}
+    old = dict(rec, answer="To the first person in line, who has 30 minutes to accept it")
+    for lang in annotate.NOTES:
+        for on_option, worded in ((True, False), (True, True), (False, False)):
+            text = annotate.note({"record": rec, "earlier": [old]}, on_option, worded, lang)
+            words = text[len(annotate.MARK):]
+            assert len(words) <= annotate.NOTE_LIMIT
+            assert words.endswith("until 2026-06-24)") if lang == "en" else (
+                '(2026-06-24 전까지는 "To the first' in words and words.endswith('")')), words
+            assert "To the first" in words
+    long_why = annotate.note({"record": rec, "earlier": []}, True, False)
+    assert long_why.endswith("…") and len(long_why) - len(annotate.MARK) <= annotate.NOTE_LIMIT
+
+
 def test_the_first_decision_of_each_part_is_shown():
     """docs/claude-kit.md, "What the person sees": the first answer, then the first of each
     other part of a question that asks several (judgment.inject's Answer "part")."""
