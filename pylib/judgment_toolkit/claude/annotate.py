@@ -105,16 +105,19 @@ NOTES = {
 
 
 def language(text: str) -> str:
-    """The language a note to `text` is written in: "ko" when it has at least as many words
-    with Hangul as words of Latin letters alone ("Redis 클러스터 모드 켜?", "SWD 완전 잠금(RDP
-    level 2)으로 바꿀까?"), else "en" ("Do we send 카카오 알림톡 reminders?")."""
+    """The language a note to `text` is written in: "ko" when it has more words with Hangul
+    than English function words (the ranking's stopwords: "do", "we", "the", "or", ...), the
+    words that carry an English sentence where Korean has its endings: "Bun, Deno 지원해?",
+    "SWD 완전 잠금(RDP level 2)으로 바꿀까?" are Korean, "Do we send 카카오 알림톡 reminders?" and
+    "Which 주휴수당 rule applies?" English; else "en"."""
+    from judgment_toolkit.judgment.analysis import STOPWORDS  # the recall imported it already
     korean = english = 0
     for word in text.split():
         if any("\uac00" <= c <= "\ud7a3" or "\u3131" <= c <= "\u318e" for c in word):
             korean += 1
-        elif any(c.isascii() and c.isalpha() for c in word):
+        elif word.strip("\"'()[]{},.:;!?").casefold() in STOPWORDS:
             english += 1
-    return "ko" if korean and korean >= english else "en"
+    return "ko" if korean > english else "en"
 
 
 def note(answer: dict, on_option: bool, worded: bool = False, lang: str = "en") -> str:

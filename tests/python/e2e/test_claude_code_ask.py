@@ -50,6 +50,20 @@ def test_a_past_decision_is_on_the_option_chosen_then(home, project):
     assert annotate.strip_input(shown) == {"questions": [QUEUE]}  # equal as JSON, nothing else moved
 
 
+def test_a_question_asked_in_korean_shows_its_note_in_korean(home, project):
+    """docs/claude-kit.md, "What the person sees": a decision recorded in English, asked about in
+    Korean, is shown to the person in Korean on the option chosen then."""
+    decide(project, "Use Redis or Postgres for the job queue?", "Postgres", "one less service to run")
+    korean = dict(QUEUE, question="잡 큐는 레디스로 할까 포스트그레스로 할까?", header="잡 큐")
+    run = ask(home, project, korean)
+    shown = run["asked"][0]["input"]
+    postgres = shown["questions"][0]["options"][1]
+    assert postgres["label"] == "Postgres"
+    assert annotate.MARK + "20" in postgres["description"]
+    assert "에 고른 답: one less service to run" in postgres["description"]
+    assert annotate.strip_input(shown) == {"questions": [korean]}
+
+
 def test_an_answer_in_other_words_is_on_the_option_it_names(home, project):
     """The answer recorded as "Postgres로 전환" (Korean, a word of a change) is the label
     "Postgres" (judgment.inject.option_of): the real client shows the note on that option."""

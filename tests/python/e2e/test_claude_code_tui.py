@@ -96,6 +96,23 @@ def test_the_person_reads_the_past_decision_on_the_option_and_answers(home, proj
     assert any('="Postgres"' in result for result in tool_results(api)), tool_results(api)
 
 
+def test_a_question_asked_in_korean_shows_its_note_in_korean_on_screen(home, project):
+    """A decision recorded in English, asked about in Korean: the person reads the note in
+    Korean on the option chosen then (docs/claude-kit.md, "What the person sees")."""
+    decide(project, PAST, "Postgres", "one less service to run")
+    korean = dict(QUEUE, question="잡 큐는 레디스로 할까 포스트그레스로 할까?", header="잡 큐")
+    with ScriptedAPI({"questions": [korean]}) as api, tui(home, project, api) as term:
+        asked = ask_on_screen(term)
+        answered = answer_on_screen(term, "Postgres", 2)
+    lines = asked.splitlines()
+    at = lines.index(korean["question"])
+    assert lines[at + 2:at + 4] == ["❯ 1. Redis", "     fast, one more service"], asked
+    assert lines[at + 4] == "  2. Postgres", asked
+    note = rf"     the database we run {NOTE}{DAY}에 고른 답: one less service to run"
+    assert re.fullmatch(note, lines[at + 5]), asked
+    assert "→ Postgres" in answered
+
+
 def test_a_past_answer_no_option_has_is_a_line_under_the_question(home, project):
     decide(project, PAST, "SQS", "managed for us")
     with ScriptedAPI({"questions": [QUEUE]}) as api, tui(home, project, api) as term:

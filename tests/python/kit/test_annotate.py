@@ -167,8 +167,10 @@ def test_a_question_asked_in_korean_gets_its_note_in_korean():
     ("잡 큐는 레디스로 할까?", "ko"), ("Redis 클러스터 모드 켜?", "ko"),
     ("SWD 완전 잠금(RDP level 2)으로 바꿀까?", "ko"), ("EMR 연동은 어떤 방식으로 해?", "ko"),
     ("Which 주휴수당 rule applies to part-timers?", "en"), ("Do we send 카카오 알림톡 reminders?", "en"),
+    ("Bun, Deno 지원해?", "ko"), ("avro vs proto 뭐로 감", "ko"), ("Kafka or Kinesis 중 뭐로?", "ko"),
+    ("Should subscriptions accept 네이버페이 or 카카오페이, not just cards?", "en"),
     ("Redis or Postgres?", "en"), ("0.8?", "en"), ("עברית", "en")])
-def test_the_language_of_a_note_is_the_one_that_outweighs(text, lang):
+def test_a_note_is_korean_when_the_words_with_hangul_outnumber_english_function_words(text, lang):
     assert annotate.language(text) == lang
 
 
