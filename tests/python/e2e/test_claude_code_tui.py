@@ -81,36 +81,26 @@ def tool_results(api):
             for block in message["content"] if block.get("type") == "tool_result"]
 
 
-def test_the_person_reads_the_past_decision_on_the_option_and_answers(home, project):
+@pytest.mark.parametrize("question, chosen", [
+    (QUEUE["question"], "Chosen on {day}"),
+    # asked in Korean about a decision recorded in English: the note is in Korean
+    # (docs/claude-kit.md, "What the person sees")
+    ("잡 큐는 레디스로 할까 포스트그레스로 할까?", "{day}에 고른 답")])
+def test_the_person_reads_the_past_decision_on_the_option_and_answers(home, project, question,
+                                                                       chosen):
     decide(project, PAST, "Postgres", "one less service to run")
-    with ScriptedAPI({"questions": [QUEUE]}) as api, tui(home, project, api) as term:
+    with ScriptedAPI({"questions": [dict(QUEUE, question=question)]}) as api, \
+            tui(home, project, api) as term:
         asked = ask_on_screen(term)
         answered = answer_on_screen(term, "Postgres", 2)
     lines = asked.splitlines()
-    at = lines.index(QUEUE["question"])
+    at = lines.index(question)
     assert lines[at + 2:at + 4] == ["❯ 1. Redis", "     fast, one more service"], asked
     assert lines[at + 4] == "  2. Postgres", asked
-    note = rf"     the database we run {NOTE}Chosen on {DAY}: one less service to run"
+    note = rf"     the database we run {NOTE}{chosen.format(day=DAY)}: one less service to run"
     assert re.fullmatch(note, lines[at + 5]), asked  # the mark shows as an arrow, nothing else
     assert "→ Postgres" in answered
     assert any('="Postgres"' in result for result in tool_results(api)), tool_results(api)
-
-
-def test_a_question_asked_in_korean_shows_its_note_in_korean_on_screen(home, project):
-    """A decision recorded in English, asked about in Korean: the person reads the note in
-    Korean on the option chosen then (docs/claude-kit.md, "What the person sees")."""
-    decide(project, PAST, "Postgres", "one less service to run")
-    korean = dict(QUEUE, question="잡 큐는 레디스로 할까 포스트그레스로 할까?", header="잡 큐")
-    with ScriptedAPI({"questions": [korean]}) as api, tui(home, project, api) as term:
-        asked = ask_on_screen(term)
-        answered = answer_on_screen(term, "Postgres", 2)
-    lines = asked.splitlines()
-    at = lines.index(korean["question"])
-    assert lines[at + 2:at + 4] == ["❯ 1. Redis", "     fast, one more service"], asked
-    assert lines[at + 4] == "  2. Postgres", asked
-    note = rf"     the database we run {NOTE}{DAY}에 고른 답: one less service to run"
-    assert re.fullmatch(note, lines[at + 5]), asked
-    assert "→ Postgres" in answered
 
 
 def test_a_past_answer_no_option_has_is_a_line_under_the_question(home, project):

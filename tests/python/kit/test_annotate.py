@@ -119,47 +119,33 @@ def test_generated_inputs_stay_valid_and_strip_back_to_what_was_asked():
                     assert len(annotate.MARK + piece.rstrip(" \n")) <= len(annotate.MARK) + annotate.NOTE_LIMIT
 
 
-def test_the_note_goes_on_the_option_chosen_then_else_under_the_question():
-    asked = {"questions": [{"question": "Redis or Postgres for the queue?", "header": "Queue",
-                            "multiSelect": False,
+@pytest.mark.parametrize("question, chosen, worded, reversed_, under", [
+    ("Redis or Postgres for the queue?", "Chosen on 2026-07-03", 'Chosen on 2026-07-03 as "{}"',
+     " (was Redis until 2026-07-03)", 'Last time (2026-07-03) the answer was "SQS"'),
+    # asked in Korean (docs/claude-kit.md, "What the person sees": the note is in the question's
+    # language, whatever the decision's)
+    ("잡 큐는 레디스로 할까 포스트그레스로 할까?", "2026-07-03에 고른 답", '2026-07-03에 고른 답 "{}"',
+     ' (2026-07-03 전까지는 "Redis")', '지난번(2026-07-03) 답 "SQS"')])
+def test_the_note_goes_on_the_option_chosen_then_else_under_the_question(question, chosen, worded,
+                                                                         reversed_, under):
+    asked = {"questions": [{"question": question, "header": "Queue", "multiSelect": False,
                             "options": [{"label": "Redis", "description": "fast"},
                                         {"label": "Postgres", "description": "no new service"}]}]}
     rec = {"id": "a", "decided_at": "2026-07-03T10:00:00Z", "answer": "postgres",
            "rationale": "one less service to run", "question": "q"}
     old = dict(rec, id="b", answer="Redis", decided_at="2026-01-02T00:00:00Z")
+    why = ": one less service to run"
     updated = annotate.annotate(asked, [[{"record": rec, "earlier": [old]}]])
     assert updated["questions"][0]["options"][1]["description"] == (
-        "no new service " + annotate.MARK + "Chosen on 2026-07-03: one less service to run"
-        " (was Redis until 2026-07-03)")
+        "no new service " + annotate.MARK + chosen + why + reversed_)
     assert updated["questions"][0]["options"][0] == asked["questions"][0]["options"][0]
-    updated = annotate.annotate(asked, [[{"record": dict(rec, answer="SQS"), "earlier": []}]])
-    assert updated["questions"][0]["question"] == (
-        "Redis or Postgres for the queue?\n" + annotate.MARK
-        + "Last time (2026-07-03) the answer was \"SQS\": one less service to run")
-
-
-def test_a_question_asked_in_korean_gets_its_note_in_korean():
-    """docs/claude-kit.md, "What the person sees": the note is in the question's language."""
-    asked = {"questions": [{"question": "잡 큐는 레디스로 할까 포스트그레스로 할까?", "header": "큐",
-                            "options": [{"label": "Redis", "description": "빠름"},
-                                        {"label": "Postgres", "description": "서비스 하나 덜"}]}]}
-    rec = {"id": "a", "decided_at": "2026-07-03T10:00:00Z", "answer": "Postgres",
-           "rationale": "one less service to run", "question": "Redis or Postgres for the queue?"}
-    old = dict(rec, id="b", answer="Redis", decided_at="2026-01-02T00:00:00Z")
-    updated = annotate.annotate(asked, [[{"record": rec, "earlier": [old]}]])
-    assert updated["questions"][0]["options"][1]["description"] == (
-        "서비스 하나 덜 " + annotate.MARK + "2026-07-03에 고른 답: one less service to run"
-        " (2026-07-03 전까지는 \"Redis\")")
-    worded = annotate.annotate(asked, [[{"record": dict(rec, answer="포스트그레스로 전환"),
-                                         "earlier": []}]], lambda answer, labels: ["Postgres"])
-    assert worded["questions"][0]["options"][1]["description"] == (
-        "서비스 하나 덜 " + annotate.MARK
-        + "2026-07-03에 고른 답 \"포스트그레스로 전환\": one less service to run")
-    under = annotate.annotate(asked, [[{"record": dict(rec, answer="SQS", rationale=""),
-                                        "earlier": []}]])
-    assert under["questions"][0]["question"] == (
-        asked["questions"][0]["question"] + "\n" + annotate.MARK + "지난번(2026-07-03) 답 \"SQS\"")
-    for changed in (updated, worded, under):
+    other_words = annotate.annotate(asked, [[{"record": dict(rec, answer="Postgres로 전환"),
+                                              "earlier": []}]], lambda answer, labels: ["Postgres"])
+    assert other_words["questions"][0]["options"][1]["description"] == (
+        "no new service " + annotate.MARK + worded.format("Postgres로 전환") + why)
+    no_option = annotate.annotate(asked, [[{"record": dict(rec, answer="SQS"), "earlier": []}]])
+    assert no_option["questions"][0]["question"] == question + "\n" + annotate.MARK + under + why
+    for changed in (updated, other_words, no_option):
         assert annotate.strip_input(changed) == asked
 
 
