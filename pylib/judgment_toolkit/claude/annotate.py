@@ -90,8 +90,9 @@ def chosen_labels(answer: str, labels: list) -> list:
 
 # The words of a note, in the language of the question it goes with (`language`): a person
 # who is asked in Korean reads the past decision in Korean too. {day}: the decision's date,
-# {answer}: its answer (clipped), {why}: ": " and its rationale (clipped), or nothing;
-# {was}: what it reversed, or nothing ({old}: that answer, {until}: the date it held until).
+# {answer}: its answer (clipped), {why}: ": " and its rationale (clipped), or nothing; "was",
+# added after the rest for a decision that reversed another: {old}, the answer it reversed
+# (clipped), held until {until}, the decision's date.
 NOTES = {
     "en": {"chosen": "Chosen on {day}{why}",
            "chosen_as": "Chosen on {day} as \"{answer}\"{why}",
