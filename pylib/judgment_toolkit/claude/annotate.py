@@ -111,10 +111,10 @@ def language(text: str) -> str:
     words that carry an English sentence where Korean has its endings: "Bun, Deno 지원해?",
     "SWD 완전 잠금(RDP level 2)으로 바꿀까?" are Korean, "Do we send 카카오 알림톡 reminders?" and
     "Which 주휴수당 rule applies?" English; else "en"."""
-    from judgment_toolkit.judgment.analysis import STOPWORDS  # the recall imported it already
+    from judgment_toolkit.judgment.analysis import STOPWORDS, holds_hangul  # the recall's
     korean = english = 0
     for word in text.split():
-        if any("\uac00" <= c <= "\ud7a3" or "\u3131" <= c <= "\u318e" for c in word):
+        if holds_hangul(word):
             korean += 1
         elif word.strip("\"'()[]{},.:;!?").casefold() in STOPWORDS:
             english += 1
@@ -133,17 +133,16 @@ def note(answer: dict, on_option: bool, worded: bool = False, lang: str = "en") 
     why = rec.get("rationale") if isinstance(rec.get("rationale"), str) else ""
     why = " ".join(why.split())
     earlier = answer.get("earlier") or []  # what this decision reversed, until its own date
-    room = NOTE_LIMIT  # the note's words, MARK aside
     was = ""
     for limit in (OLD_LIMIT, OLD_LEAST):
         if earlier:
             was = words["was"].format(old=clip(earlier[0]["answer"], limit), until=day(rec))
         fixed = len(words[kind].format(why="", **head)) + len(was)
-        if fixed + 2 + min(len(why), WHY_LIMIT) <= room:
+        if fixed + 2 + min(len(why), WHY_LIMIT) <= NOTE_LIMIT:  # the words, MARK aside
             break
-    left = min(WHY_LIMIT, room - fixed - 2)
+    left = min(WHY_LIMIT, NOTE_LIMIT - fixed - 2)
     said = ": " + clip(why, left) if why and left >= min(len(why), WHY_LEAST) else ""
-    return MARK + clip(words[kind].format(why=said, **head) + was, room)
+    return MARK + clip(words[kind].format(why=said, **head) + was, NOTE_LIMIT)
 
 
 def append(text: str, field: str, words: str) -> str:

@@ -79,6 +79,11 @@ def _starts_in(word, ranges):
     c = ord(word[0])
     return c >= 0x1100 and any(lo <= c <= hi for lo, hi in ranges)
 
+
+def holds_hangul(text):
+    """Whether any letter of `text` is Hangul (_HANGUL), by code point as _starts_in."""
+    return any(_starts_in(c, _HANGUL_RANGES) for c in text)
+
 # Korean particles (조사) and the endings that 하다/되다/이다 verbs attach to a noun, taken off
 # the end of a Hangul word (longest first, again and again) while 2 characters or more remain:
 # "데이터베이스를" -> 데이터베이스, "도입할까요" -> 도입, "캐시는" -> 캐시.
