@@ -59,6 +59,7 @@ alone (judgment.values); a record whose question names a rival of what the quest
 """
 MAX_ANSWERS = 3
 CANDIDATES = 10
+REVERSAL_CANDIDATES = 6  # the best candidates in which a decision and its reversal are looked for
 OPTION_WEIGHT = 0.3  # an option label's term, against a question's term (1)
 OPTION_CREDIT = 0.5  # a record's question word found only among the option labels
 ALT_CREDIT = 0.8  # a question word matched through the lexicon, against the word itself
@@ -117,15 +118,20 @@ def answers(path, project, question, options=(), env=None, header="", explain=No
     if not accepted and judged:
         accepted = _named_alone(judged, naming, named)
         admitted.update((id(rec), ADMITTED[5]) for _, rec in accepted)
-    if not accepted:
+    if accepted:
+        parts = {id(rec): m["part"] for m, rec in accepted}  # accepted by themselves, MARGIN aside
+        best = {}  # the best match of each part (0: the question as a whole)
+        for m, _ in accepted:
+            best.setdefault(m["part"], m["match"])
+        accepted = [(m, rec) for m, rec in accepted if m["match"] >= MARGIN * best[m["part"]]]
+        found = topics([rec for _, rec in accepted], [(m["match"], rec) for m, rec in judged],
+                       topic, {id(rec): m["offset"] for m, rec in judged}, parts)[:MAX_ANSWERS]
+    else:
+        found = _reversed_choice(judged, topic)
+        if found:
+            admitted[id(found[0]["record"])] = ADMITTED[6]
+    if not found:
         return []
-    parts = {id(rec): m["part"] for m, rec in accepted}  # accepted by themselves, MARGIN aside
-    best = {}  # the best match of each part (0: the question as a whole)
-    for m, _ in accepted:
-        best.setdefault(m["part"], m["match"])
-    accepted = [(m, rec) for m, rec in accepted if m["match"] >= MARGIN * best[m["part"]]]
-    found = topics([rec for _, rec in accepted], [(m["match"], rec) for m, rec in judged],
-                   topic, {id(rec): m["offset"] for m, rec in judged}, parts)[:MAX_ANSWERS]
     for answer in found:  # where the hook's note goes, when option_of finds no option
         if id(answer["record"]) in named:
             answer["option"] = named[id(answer["record"])]
@@ -139,7 +145,8 @@ def answers(path, project, question, options=(), env=None, header="", explain=No
 
 # The tests of the rule that accept a candidate (_admits), as `explain` names them
 ADMITTED = ("match", "quantity offered", "chose one option", "offered answer",
-            "offered answer, its question naming two options", "alone names an option")
+            "offered answer, its question naming two options", "alone names an option",
+            "reversed one option for another")
 
 
 def _admits(m, rec, given, topic, offered):
@@ -178,6 +185,54 @@ def _named_alone(judged, naming, named):
     found = [(m, rec) for m, rec in judged if id(rec) in alone and m["subject"]
              and m["asked_q"] > 0 and m["match"] >= ACCEPT_NAMED]
     return found
+
+
+def _reversed_choice(judged, topic):
+    """[Answer] of a decision and the one that reversed it, where the rule accepts no candidate:
+    two of the best REVERSAL_CANDIDATES candidates whose answers chose two different options of
+    the question asked, each one option alone (Topic.chose: inject.option_of, as the hook
+    places its note), the later worded as a change (_changes), their tags sharing one where
+    both have tags (as Topic.same asks of any two decisions on one question) and their
+    questions SAME_TAGGED alike at least (Topic.alike; a decision on another subject gives a
+    quantity an option offers as well: "canary, 5% for 30 minutes"). A task's question
+    that a past choice settles shares few words with it ("Building the deposit step of the
+    checkout. How is the deposit amount computed?" with "Flat 200만원 / 10% of the quote", after
+    "계약금 얼마 받아? -> 200만원" and "Couples say a flat deposit is unfair ... change it? ->
+    10% of the quote"), but two past answers that are two of its options, one changing the
+    other, are the question decided and decided again. The later leads, the earlier is shown as
+    earlier (it joins as a decision that chose another option, JOINED[0]); of several such
+    pairs, the one of the best match together. [] when there is none, and [] without options:
+    nothing to choose between. Each candidate's choice and wording are read only where a pair
+    needs them (the rule reaches here on every question it leaves silent)."""
+    if not topic.labels:
+        return []
+    from .ledger import time_key
+    pool = [(m["match"], rec, time_key(rec["decided_at"]), _tag_set(rec))
+            for m, rec in judged[:REVERSAL_CANDIDATES]]
+    best = None
+    for match_y, y, at_y, tags_y in pool:
+        older = [(match_x, x) for match_x, x, at_x, tags_x in pool if at_x < at_y
+                 and not (tags_x and tags_y and tags_x.isdisjoint(tags_y))
+                 and (best is None or match_x + match_y > best[0])]
+        if not older or not _changes(y, (None, _held_terms(y))) or not topic.chose(y):
+            continue
+        for match_x, x in older:
+            if topic.chose(x) and topic.chose(x) != topic.chose(y) \
+                    and (best is None or match_x + match_y > best[0]):
+                if topic.alike(topic._words(x), topic._words(y)) >= SAME_TAGGED:
+                    best = (match_x + match_y, x, y)
+    if best is None:
+        return []
+    _, earlier, later = best
+    topic._join(earlier, JOINED[0])
+    return [{"record": later, "earlier": [earlier], "part": 0}]
+
+
+def _held_terms(rec):
+    """The terms of a record's question and answer (what _changes reads of Topic._words)."""
+    from .analysis import terms, word_terms
+    return {t for w in word_terms(_string(rec, "question")) for t in w} | set(
+        terms(_string(rec, "answer")))
 
 
 def judge(path, project, question, options=(), env=None, header=""):
