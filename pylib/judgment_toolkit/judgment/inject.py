@@ -52,6 +52,8 @@ The rule's other tests (docs, same section): an offered answer must come from a 
 own question shares a word with the question, and is enough from ACCEPT_OFFERED; so is the
 quantity an option offers ("30일" for "30 days"), from ACCEPT_VALUE; where none is accepted,
 each candidate that alone names an option's own words is, from ACCEPT_NAMED (_named_alone);
+where none is still, a decision and its reversal among the best REVERSAL_CANDIDATES answer
+together when they chose two different options of the question (_reversed_choice);
 a question whose options are numbers, most of them, is answered only by a record whose answer
 holds a value, and one whose options name two things or more, by none whose answer is a value
 alone (judgment.values); a record whose question names a rival of what the question names
@@ -59,7 +61,9 @@ alone (judgment.values); a record whose question names a rival of what the quest
 """
 MAX_ANSWERS = 3
 CANDIDATES = 10
-REVERSAL_CANDIDATES = 6  # the best candidates in which a decision and its reversal are looked for
+# the best candidates in which a decision and its reversal are looked for, their questions
+# SAME_TAGGED alike at least (_reversed_choice)
+REVERSAL_CANDIDATES = 6
 OPTION_WEIGHT = 0.3  # an option label's term, against a question's term (1)
 OPTION_CREDIT = 0.5  # a record's question word found only among the option labels
 ALT_CREDIT = 0.8  # a question word matched through the lexicon, against the word itself
