@@ -131,7 +131,7 @@ def answers(path, project, question, options=(), env=None, header="", explain=No
         found = topics([rec for _, rec in accepted], [(m["match"], rec) for m, rec in judged],
                        topic, {id(rec): m["offset"] for m, rec in judged}, parts)[:MAX_ANSWERS]
     else:
-        found = _reversed_choice(judged, topic)
+        found = _reversed_choice(judged, topic, naming)
         if found:
             admitted[id(found[0]["record"])] = ADMITTED[6]
     if not found:
@@ -191,37 +191,42 @@ def _named_alone(judged, naming, named):
     return found
 
 
-def _reversed_choice(judged, topic):
+def _reversed_choice(judged, topic, naming):
     """[Answer] of a decision and the one that reversed it, where the rule accepts no candidate:
     two of the best REVERSAL_CANDIDATES candidates whose answers chose two different options of
-    the question asked, each one option alone (Topic.chose: inject.option_of, as the hook
-    places its note), the later worded as a change (_changes), their tags sharing one where
-    both have tags (as Topic.same asks of any two decisions on one question) and their
-    questions SAME_TAGGED alike at least (Topic.alike; a decision on another subject gives a
-    quantity an option offers as well: "canary, 5% for 30 minutes"). A task's question
-    that a past choice settles shares few words with it ("Building the deposit step of the
-    checkout. How is the deposit amount computed?" with "Flat 200만원 / 10% of the quote", after
-    "계약금 얼마 받아? -> 200만원" and "Couples say a flat deposit is unfair ... change it? ->
-    10% of the quote"), but two past answers that are two of its options, one changing the
-    other, are the question decided and decided again. The later leads, the earlier is shown as
-    earlier (it joins as a decision that chose another option, JOINED[0]); of several such
-    pairs, the one of the best match together. [] when there is none, and [] without options:
-    nothing to choose between. Each candidate's choice and wording are read only where a pair
-    needs them (the rule reaches here on every question it leaves silent)."""
+    the question asked, each one option alone (_option_chosen), the later worded as a change
+    (_changes), their tags sharing one where both have tags (as Topic.same asks of any two
+    decisions on one question) and their questions SAME_TAGGED alike at least (Topic.alike; a
+    decision on another subject gives a quantity an option offers as well: "canary, 5% for 30
+    minutes"). A task's question that a past choice settles shares few words with it
+    ("Building the deposit step of the checkout. How is the deposit amount computed?" with
+    "Flat 200만원 / 10% of the quote", after "계약금 얼마 받아? -> 200만원" and "Couples say a
+    flat deposit is unfair ... change it? -> 10% of the quote"), but two past answers that are
+    two of its options, one changing the other, are the question decided and decided again.
+    The later leads, the earlier is shown as earlier (it joins as a decision that chose another
+    option, JOINED[0]); of several such pairs, the one of the best match together. [] when
+    there is none, and [] without options: nothing to choose between. Each candidate's choice
+    and wording are read only where a pair needs them (the rule reaches here on every question
+    it leaves silent). `naming`: _Offered.naming of the candidates."""
     if not topic.labels:
         return []
     from .ledger import time_key
     pool = [(m["match"], rec, time_key(rec["decided_at"]), _tag_set(rec))
             for m, rec in judged[:REVERSAL_CANDIDATES]]
+    options = {}  # id(record) -> _option_chosen, read once
+    def option(rec):
+        if id(rec) not in options:
+            options[id(rec)] = _option_chosen(rec, topic, naming)
+        return options[id(rec)]
     best = None
     for match_y, y, at_y, tags_y in pool:
         older = [(match_x, x) for match_x, x, at_x, tags_x in pool if at_x < at_y
                  and not (tags_x and tags_y and tags_x.isdisjoint(tags_y))
                  and (best is None or match_x + match_y > best[0])]
-        if not older or not _changes(y, (None, _held_terms(y))) or not topic.chose(y):
+        if not older or not _changes(y, (None, _held_terms(y))) or not option(y):
             continue
         for match_x, x in older:
-            if topic.chose(x) and topic.chose(x) != topic.chose(y) \
+            if option(x) and option(x) != option(y) \
                     and (best is None or match_x + match_y > best[0]):
                 if topic.alike(topic._words(x), topic._words(y)) >= SAME_TAGGED:
                     best = (match_x + match_y, x, y)
@@ -230,6 +235,19 @@ def _reversed_choice(judged, topic):
     _, earlier, later = best
     topic._join(earlier, JOINED[0])
     return [{"record": later, "earlier": [earlier], "part": 0}]
+
+
+def _option_chosen(rec, topic, naming):
+    """The one option a record's answer chose, or None: the one option_of reads (Topic.chose:
+    every word of the answer that names something in one label, or the quantity one label
+    offers), else the one option whose own words the answer names (_Offered.naming: half of
+    their idf; a long answer, "Amazon MWAA (Airflow 2.8), prod DAG 전부 환경 하나에", names
+    "Yes, the MWAA bucket" though it says more than the label), when it names no other."""
+    chose = topic.chose(rec)
+    if chose:
+        return chose[0]
+    names = [option for option, found in naming.items() if any(key == id(rec) for key, _ in found)]
+    return names[0] if len(names) == 1 else None
 
 
 def _held_terms(rec):

@@ -40,6 +40,24 @@ def test_a_decision_and_its_reversal_answer_a_question_offering_both_answers(tmp
     assert inject.option_of(found[0]["record"]["answer"], LABELS) == ["30 minutes"]  # the note's place
 
 
+def test_long_answers_choose_the_option_whose_own_words_they_name(tmp_path):
+    """An answer that says more than a label ("Jenkins on the build VM, one job per report")
+    chose no option by option_of, but names the own words of one option alone ("Jenkins" of
+    "Jenkins job", where the question holds "job"): that is its choice."""
+    old = decision("batch", "Where do the nightly batch jobs run?",
+                   "Jenkins on the build VM, one job per report, cron triggers", "", ["batch"], at="2025-02-03")
+    new = decision("argo", "The build VM ran out of disk twice this month. Move the nightly batch jobs?",
+                   "Argo Workflows on the shared cluster; each report becomes a template", "", ["batch"],
+                   at="2025-10-20")
+    asked, labels = "Wiring up the invoice export that runs every night: where do I put it?", ["Argo workflow", "Jenkins job"]
+    assert [inject.option_of(r["answer"], labels) for r in (old, new)] == [[], []]
+    explain = {}
+    found = inject.answers(ledger_of(tmp_path, old, new), "shop", asked, labels, header="Export", explain=explain)
+    assert ids(found) == ["argo"] and [r["id"] for r in found[0]["earlier"]] == ["batch"]
+    assert explain == {"argo": "reversed one option for another", "batch": "joined: chose another option"}
+    assert found[0]["option"] == "Argo workflow"
+
+
 @pytest.mark.parametrize("later, why", [
     (dict(LONGER, question="How long is a cart held for bank-transfer payments?"),
      "the later decision is not worded as a change: a neighbour, not a reversal"),
