@@ -223,7 +223,7 @@ def _reversed_choice(judged, topic, naming):
         older = [(match_x, x) for match_x, x, at_x, tags_x in pool if at_x < at_y
                  and not (tags_x and tags_y and tags_x.isdisjoint(tags_y))
                  and (best is None or match_x + match_y > best[0])]
-        if not older or not _changes(y, (None, _held_terms(y))) or not option(y):
+        if not older or not _changes(y, _terms_of(y)) or not option(y):
             continue
         for match_x, x in older:
             if option(x) and option(x) != option(y) \
@@ -250,11 +250,12 @@ def _option_chosen(rec, topic, naming):
     return names[0] if len(names) == 1 else None
 
 
-def _held_terms(rec):
-    """The terms of a record's question and answer (what _changes reads of Topic._words)."""
+def _terms_of(rec):
+    """(the word terms of a record's question, the terms of its question and answer): what
+    _changes reads, and Topic._words before its lexicon step."""
     from .analysis import terms, word_terms
-    return {t for w in word_terms(_string(rec, "question")) for t in w} | set(
-        terms(_string(rec, "answer")))
+    words = word_terms(_string(rec, "question"))
+    return words, {t for w in words for t in w} | set(terms(_string(rec, "answer")))
 
 
 def judge(path, project, question, options=(), env=None, header=""):
@@ -897,10 +898,9 @@ class Topic:
 
     def __init__(self, options=(), env=None, on_subject=frozenset(), candidates=()):
         from collections import Counter
-        from . import analysis, lexicon
+        from . import lexicon
         from .ledger import time_key
         self.time_key = time_key
-        self.analysis = analysis
         self.lexicon = lexicon.check(env)
         self.generic = generic_words()
         self.cache = {}
@@ -915,11 +915,8 @@ class Topic:
     def _words(self, rec):
         key = id(rec)
         if key not in self.cache:
-            question = _string(rec, "question")
-            answer = _string(rec, "answer")
-            words = self.analysis.word_terms(question)
+            words, held = _terms_of(rec)
             terms = {t for w in words for t in w}
-            held = terms | set(self.analysis.terms(answer))
             alternatives = {}
             for sources, group in self.lexicon.fired(terms):
                 for entry in group:
