@@ -211,7 +211,8 @@ def _reversed_choice(judged, topic, naming):
     if not topic.labels:
         return []
     from .ledger import time_key
-    pool = [(m["match"], rec, time_key(rec["decided_at"]), _tag_set(rec))
+    # later: decided later, or in the same second on a later line of the ledger (as topics orders)
+    pool = [(m["match"], rec, (time_key(rec["decided_at"]), m["offset"]), _tag_set(rec))
             for m, rec in judged[:REVERSAL_CANDIDATES]]
     options = {}  # id(record) -> _option_chosen, read once
     def option(rec):

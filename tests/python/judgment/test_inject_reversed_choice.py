@@ -109,3 +109,13 @@ def test_choices_are_read_only_where_a_pair_needs_them(tmp_path, monkeypatch):
     calls.clear()
     inject.answers(ledger_of(tmp_path, HOLD, LONGER), "shop", ASKED, LABELS, header=HEADER)
     assert {HOLD["answer"], LONGER["answer"]} <= set(calls)  # read where a pair needed them
+
+
+def test_two_decisions_of_one_second_are_ordered_by_their_lines(tmp_path):
+    """Appended in the same second (a script recording both, a replay): the later line of the
+    ledger is the later decision, as the topics and prime order them."""
+    same = dict(LONGER, decided_at=HOLD["decided_at"])
+    found = inject.answers(ledger_of(tmp_path, HOLD, same), "shop", ASKED, LABELS, header=HEADER)
+    assert ids(found) == ["longer"] and [r["id"] for r in found[0]["earlier"]] == ["hold"]
+    reordered = inject.answers(ledger_of(tmp_path, same, HOLD), "shop", ASKED, LABELS, header=HEADER)
+    assert reordered == []  # the one worded as a change is now the earlier line
