@@ -194,7 +194,7 @@ def _named_alone(judged, naming, named):
 def _reversed_choice(judged, topic, naming):
     """[Answer] of a decision and the one that reversed it, where the rule accepts no candidate:
     two of the best REVERSAL_CANDIDATES candidates whose answers chose two different options of
-    the question asked, each one option alone (_option_chosen), the later worded as a change
+    the question asked, each one option alone (`option` below), the later worded as a change
     (_changes), their tags sharing one where both have tags (as Topic.same asks of any two
     decisions on one question) and their questions SAME_TAGGED alike at least (Topic.alike; a
     decision on another subject gives a quantity an option offers as well: "canary, 5% for 30
@@ -214,17 +214,21 @@ def _reversed_choice(judged, topic, naming):
     # later: decided later, or in the same second on a later line of the ledger (as topics orders)
     pool = [(m["match"], rec, (time_key(rec["decided_at"]), m["offset"]), _tag_set(rec))
             for m, rec in judged[:REVERSAL_CANDIDATES]]
-    options = {}  # id(record) -> _option_chosen, read once
+    named = _named(naming, enough=False)  # id(record) -> the one option it names
+
     def option(rec):
-        if id(rec) not in options:
-            options[id(rec)] = _option_chosen(rec, topic, naming)
-        return options[id(rec)]
+        """The one option the answer chose (Topic.chose, read once a record), else the one
+        whose own words it names: "Amazon MWAA (Airflow 2.8), prod DAG 전부 환경 하나에" says
+        more than "Yes, the MWAA bucket" but chose it."""
+        chose = topic.chose(rec)
+        return chose[0] if chose else named.get(id(rec))
+
     best = None
     for match_y, y, at_y, tags_y in pool:
         older = [(match_x, x) for match_x, x, at_x, tags_x in pool if at_x < at_y
                  and not (tags_x and tags_y and tags_x.isdisjoint(tags_y))
                  and (best is None or match_x + match_y > best[0])]
-        if not older or not _changes(y, _terms_of(y)) or not option(y):
+        if not older or not _changes(y, topic.terms(y)) or not option(y):
             continue
         for match_x, x in older:
             if option(x) and option(x) != option(y) \
@@ -236,19 +240,6 @@ def _reversed_choice(judged, topic, naming):
     _, earlier, later = best
     topic._join(earlier, JOINED[0])
     return [{"record": later, "earlier": [earlier], "part": 0}]
-
-
-def _option_chosen(rec, topic, naming):
-    """The one option a record's answer chose, or None: the one option_of reads (Topic.chose:
-    every word of the answer that names something in one label, or the quantity one label
-    offers), else the one option whose own words the answer names (_Offered.naming: half of
-    their idf; a long answer, "Amazon MWAA (Airflow 2.8), prod DAG 전부 환경 하나에", names
-    "Yes, the MWAA bucket" though it says more than the label), when it names no other."""
-    chose = topic.chose(rec)
-    if chose:
-        return chose[0]
-    names = [option for option, found in naming.items() if any(key == id(rec) for key, _ in found)]
-    return names[0] if len(names) == 1 else None
 
 
 def _terms_of(rec):
@@ -676,15 +667,17 @@ class _Offered:
                     yield option
 
 
-def _named(naming):
-    """{id(record): the one option its answer names} (_Offered.naming), enough of its words,
-    of the records that name no other option: an answer naming two options ("Chrome, Edge,
-    Firefox, Safari" for "chrome만 / chrome+safari") chose neither alone."""
+def _named(naming, enough=True):
+    """{id(record): the one option its answer names} (_Offered.naming), enough of its words
+    (with `enough` False: half of their idf is enough, _reversed_choice), of the records that
+    name no other option: an answer naming two options ("Chrome, Edge, Firefox, Safari" for
+    "chrome만 / chrome+safari") chose neither alone."""
     options = {}
     for option, names in naming.items():
-        for key, enough in names:
-            options.setdefault(key, []).append((option, enough))
-    return {key: named[0][0] for key, named in options.items() if len(named) == 1 and named[0][1]}
+        for key, said in names:
+            options.setdefault(key, []).append((option, said))
+    return {key: named[0][0] for key, named in options.items()
+            if len(named) == 1 and (named[0][1] or not enough)}
 
 
 _CLAUSE = None  # compiled on first use (_polar)
@@ -905,6 +898,7 @@ class Topic:
         self.lexicon = lexicon.check(env)
         self.generic = generic_words()
         self.cache = {}
+        self.terms_cache = {}  # id(record) -> _terms_of (terms)
         self.labels = list(options)
         self.env = env
         self.chosen = {}  # id(record) -> (the one option its answer chose,) or () (option_of)
@@ -913,10 +907,17 @@ class Topic:
         self.joined = {}  # id(record) -> why it joined a topic (JOINED), for answers(explain)
         self.tag_sets = Counter(map(_tag_set, candidates))  # tag set -> candidates carrying it
 
+    def terms(self, rec):
+        """_terms_of(rec), read once a Topic: what _changes reads, and _words builds on."""
+        key = id(rec)
+        if key not in self.terms_cache:
+            self.terms_cache[key] = _terms_of(rec)
+        return self.terms_cache[key]
+
     def _words(self, rec):
         key = id(rec)
         if key not in self.cache:
-            words, held = _terms_of(rec)
+            words, held = self.terms(rec)
             terms = {t for w in words for t in w}
             alternatives = {}
             for sources, group in self.lexicon.fired(terms):
