@@ -252,8 +252,9 @@ STEM_TABLE = "lexicon-stems.txt"  # in templates/ (judgment_toolkit.packaged)
 
 
 def stem_table(lexicon_text):
-    """The text of STEM_TABLE for a lexicon: the stems of its English words, which every
-    question's lexicon groups would otherwise stem in each process (a hook is one process):
+    """The text of STEM_TABLE for a lexicon: the stems of its English words, the words a
+    question and the records read back hold most, which each process would otherwise stem again
+    (a hook is one process; the lexicon's own groups are read already analysed, lexicon.TERMS):
     comment lines, then the words on one line and their stems on the next, in the same order."""
     found = set()
     for line in lexicon_text.splitlines():

@@ -10,26 +10,27 @@ terms; the terms of its other entries that the query lacks are added, each with 
 EXPANSION_WEIGHT divided by the number of terms of its entry (a 5-bigram Korean word weighs no
 more than one English word), and a term added by two groups keeps the larger weight.
 
-The packaged lexicon (templates/lexicon.txt, general software-team vocabulary)
-is always read; $HARNESS_JUDGMENT_LEXICON names more files (separated by os.pathsep) whose groups
-are added to it, so a team can teach the ranking its own words. Only the relevance ranking
-imports this module.
+The packaged lexicon (templates/lexicon.txt, general software-team vocabulary) is read as
+its analysed form, templates/lexicon-terms.txt (terms_table: generated from it, and held equal to
+it by tests/python/judgment/test_rank_lexicon.py), so that no process analyses its groups;
+$HARNESS_JUDGMENT_LEXICON names more files (separated by os.pathsep) whose groups are added to
+it, analysed when read, so a team can teach the ranking its own words. Only the relevance
+ranking imports this module.
 """
 import functools
 import os
-import re
 
 from . import analysis, ledger
 from .args import UsageError
 from .deps import packaged_text
 
 PACKAGED = "lexicon.txt"  # in templates/ (judgment_toolkit.packaged)
+TERMS = "lexicon-terms.txt"  # ... its groups analysed (terms_table), which a process reads
 ENV = "HARNESS_JUDGMENT_LEXICON"
 MAX_BYTES = 4 * 1024 * 1024  # a lexicon file larger than this is refused, unread
 EXPANSION_WEIGHT = 0.5  # of a query's own term
-PLACES_MAX = 4096  # needles whose places a Lexicon keeps (Lexicon._places)
-_ALNUM = frozenset("0123456789abcdefghijklmnopqrstuvwxyz")  # folded ASCII letters and digits
-_ASCII_RUN = re.compile("[0-9a-z]+")
+PLACES_MAX = 4096  # terms whose places a Lexicon keeps (Lexicon._places)
+_APART = " ,\n"  # what stands between the terms of terms_table's lines
 
 
 class LexiconError(ValueError):
@@ -73,116 +74,102 @@ def parse(text, source):
     return [analyse(where, entries) for where, entries in lines(text, source)]
 
 
+def terms_table(text, source=f"the packaged {PACKAGED}"):
+    """The text of TERMS for lexicon text: comment lines, then each group on a line of its own,
+    in order, its entries' terms (analyse) separated by commas, the terms of an entry by spaces.
+    LexiconError names the line of the first bad entry."""
+    return ("# The groups of lexicon.txt analysed into terms, read by judgment.lexicon so that no\n"
+            "# process analyses them. Generated: tests/python/judgment/test_rank_lexicon.py says\n"
+            "# how to write it again when the lexicon or its analysis changes.\n"
+            + "".join(",".join(map(" ".join, group)) + "\n" for group in parse(text, source)))
+
+
 class Lexicon:
-    """Groups kept as text, each analysed only when a query could fire it: stemming the whole
-    packaged lexicon would cost more than a search. A group can fire only if one of its
-    entries holds a word of each of that entry's terms, hence a word of some query term, and
-    every such word contains one of the term's needles (analysis.needles): a line without any
-    query needle is skipped unread."""
+    """The packaged groups kept as the lines of their terms_table, each split only when a query
+    holds one of its terms (splitting all of them would cost a recall hook milliseconds), and a
+    team's groups analysed, with an index of their terms. A group can fire only if one of its
+    entries has all its terms among a query's, so only the lines holding one of the query's
+    terms are read."""
 
     def __init__(self):
-        # [where, entries, the line as written, group]; entries and group are None until the
-        # group is analysed, and `where` is (source, line number) until then for a group of
-        # add_packaged
-        self.items = []
-        self.text = None  # the folded lines joined by LFs, where each starts, and the places of
-        self.starts = None  # each needle looked for (_places)
-        self.places = None
+        self.text = ""  # the packaged lines (terms_table, its comments left in place)
+        self.parsed = {}  # where a packaged line starts -> its group, split when first read
+        self.places = {}  # term -> where the packaged lines holding it start (_places)
+        self.team = []  # the groups of add, analysed
+        self.team_terms = {}  # term -> the indices in self.team of the groups holding it
+        self.count = None  # how many packaged lines there are (__len__)
 
     def add(self, found, analysed=None):
+        """Groups of lines() (a team's file), analysed unless `analysed` are their groups."""
         for i, (where, entries) in enumerate(found):
-            group = analysed[i] if analysed else None
-            self.items.append([where, entries, analysis.fold(",".join(entries)), group])
-        self.text = self.starts = self.places = None
+            group = analysed[i] if analysed else analyse(where, entries)
+            for t in {t for entry in group for t in entry}:
+                self.team_terms.setdefault(t, []).append(len(self.team))
+            self.team.append(group)
 
-    def add_packaged(self, text, source):
-        """The groups of the packaged lexicon, kept as the lines they are: split into entries
-        only when analysed (splitting all of them costs a recall hook milliseconds). Its
-        syntax is held by its tests (lines() finds no error in it), and so is its being written
-        folded (analysis.fold changes none of its lines), so that _places need not fold it."""
-        for number, line in enumerate(text.splitlines(), 1):
-            line = line.strip()
-            if line and line[0] != "#":
-                self.items.append([(source, number), None, line, None])
-        self.text = self.starts = self.places = None
+    def add_packaged(self, table):
+        """The packaged groups: the text of their terms_table."""
+        self.text, self.parsed, self.places, self.count = table, {}, {}, None
 
     def __len__(self):
-        return len(self.items)
+        if self.count is None:
+            self.count = sum(1 for line in self.text.split("\n") if line and line[0] != "#")
+        return self.count + len(self.team)
 
     def groups(self):
-        """Every group, analysed."""
-        return [self._group(item) for item in self.items]
+        """Every group, analysed: the packaged ones in order, then a team's."""
+        starts, at = [], 0
+        for line in self.text.split("\n"):
+            if line and line[0] != "#":
+                starts.append(at)
+            at += len(line) + 1
+        return [self._group(at) for at in starts] + list(self.team)
 
-    def _group(self, item):
-        if item[3] is None:
-            if item[1] is None:
-                source, number = item[0]
-                item[0] = f"{source}: line {number}"
-                item[1] = [e.strip() for e in item[2].split(",")]
-            item[3] = analyse(item[0], item[1])
-        return item[3]
+    def _group(self, at):
+        group = self.parsed.get(at)
+        if group is None:
+            end = self.text.find("\n", at)
+            group = self.parsed[at] = [tuple(entry.split(" "))
+                                       for entry in self.text[at:end].split(",")]
+        return group
 
     def fired(self, own):
         """[(the terms of `own` that fire the group, group)] of every group that fires for a
-        query whose terms are `own`, in the lexicon's order."""
+        query whose terms are `own`, in the lexicon's order (the packaged groups first)."""
         have = set(own)
         found = []
-        for i in self._lines_with({n for t in own for n in analysis.needles(t)}, have):
-            group = self._group(self.items[i])
+        packaged = sorted({at for t in have for at in self._places(t)})
+        team = sorted({i for t in have for i in self.team_terms.get(t, ())})
+        for group in [self._group(at) for at in packaged] + [self.team[i] for i in team]:
             sources = frozenset(t for entry in group if have.issuperset(entry) for t in entry)
             if sources:
                 found.append((sources, group))
         return found
 
-    def _lines_with(self, needles, have):
-        """The indices, in order, of the items whose folded line holds one of `needles` and
-        may fire for a query whose terms are `have`: a needle of an ASCII term only at the
-        start of an ASCII word whose term is in `have` (analysing that word costs one stem,
-        analysing the group one a word of each entry). Each needle's places are found once
-        (_places) and kept: a recall asks for the lines of the same needles again and again
-        (the question, its header, each candidate's question in `topics`)."""
-        hit = set()
-        for n in needles:
-            hit.update(i for i, term in self._places(n) if term is True or term in have)
-        return sorted(hit)
-
-    def _places(self, needle):
-        """[(item index, True or the term a word there must have)] of the lines that hold
-        `needle`. A word with an ASCII term begins with its needle (analysis.needles); a letter
-        or digit before it would be of the same word (no place), and where a non-ASCII
-        character borders it the line is kept (True). Found by str.find over the lines joined
-        once, a jump to the next line after a line is kept for certain: the lines are not
-        visited one by one, and a one-letter needle ("m" of "mq") brings only the lines with
-        a word of its own."""
-        found = self.places.get(needle) if self.places is not None else None
+    def _places(self, term):
+        """[where a packaged line starts] of the lines holding `term`, a whole term (between
+        spaces, commas and line ends: "mq" is not in "mqtt"). Found by str.find over the text,
+        a jump to the next line after each line found, and kept: a recall asks for the same terms
+        again and again (the question, its header, each candidate's question in `topics`)."""
+        found = self.places.get(term)
         if found is not None:
             return found
-        if self.text is None:
-            # every line is folded already (add folds a team's, the packaged ones are written so)
-            self.text = "\n".join(item[2] for item in self.items)
-            self.starts = {}  # where a line starts -> its item's index
-            self.places = {}
-            at = 0
-            for i, line in enumerate(self.text.split("\n")):
-                self.starts[at] = i
-                at += len(line) + 1
-        text, starts = self.text, self.starts
+        text, size = self.text, len(term)
         found = []
-        word_start = needle.isascii()
-        at = text.find(needle)
+        at = text.find(term)
         while at != -1:
-            begin = text.rfind("\n", 0, at) + 1
-            term = _term_at(text, at, at > begin) if word_start else True
-            if term is not None:
-                found.append((starts[begin], term))
-            if term is True:
-                end = text.find("\n", at)
-                at = text.find(needle, end + 1) if end != -1 else -1
+            end = at + size
+            if (at == 0 or text[at - 1] in _APART) and (end == len(text) or text[end] in _APART):
+                begin = text.rfind("\n", 0, at) + 1
+                if text[begin] != "#":
+                    found.append(begin)
+                end = text.find("\n", end)
+                at = text.find(term, end + 1) if end != -1 else -1
             else:
-                at = text.find(needle, at + 1)
+                at = text.find(term, at + 1)
         if len(self.places) >= PLACES_MAX:  # a long-lived process (the MCP server) asks on
             self.places.clear()  # and on: the kept places stay bounded
-        self.places[needle] = found
+        self.places[term] = found
         return found
 
     def expand(self, own, weight=EXPANSION_WEIGHT):
@@ -196,24 +183,6 @@ class Lexicon:
                     if t not in have and added.get(t, 0.0) < share:
                         added[t] = share
         return added
-
-
-def _term_at(text, at, inside):
-    """What the word of folded text that starts at `at` (not at a line's start when `inside`)
-    needs to fire: None when a letter or digit before `at` makes it part of a longer word; True
-    where a non-ASCII character borders it (another script's rules split it); else the term of
-    the ASCII word, which the query must have."""
-    if inside:
-        before = text[at - 1]
-        if before in _ALNUM:
-            return None
-        if not before.isascii():
-            return True
-    m = _ASCII_RUN.match(text, at)
-    end = m.end()
-    if end < len(text) and not text[end].isascii():
-        return True
-    return analysis.term(m.group())
 
 
 def read_file(path):
@@ -247,13 +216,12 @@ def env_paths(env=None):
 
 @functools.lru_cache(maxsize=4)
 def load(paths=()):
-    """The packaged lexicon (analysed lazily) plus the groups of the files in `paths` (analysed
+    """The packaged lexicon (its terms_table) plus the groups of the files in `paths` (analysed
     now, so a bad entry in a team's file is reported whatever the query)."""
     lexicon = Lexicon()
-    lexicon.add_packaged(packaged_text("lexicon", PACKAGED), f"the packaged {PACKAGED}")
+    lexicon.add_packaged(packaged_text("lexicon", TERMS))
     for path in paths:
-        found = lines(read_file(path), path)
-        lexicon.add(found, [analyse(where, entries) for where, entries in found])
+        lexicon.add(lines(read_file(path), path))
     return lexicon
 
 

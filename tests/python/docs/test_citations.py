@@ -13,8 +13,9 @@ from transcripts import ROOT
 
 SCANNED = ["README.md", "docs", "scripts", "pylib", "templates"]
 SKIPPED_PARTS = {"__pycache__", "node_modules", ".venv"}
-# generated word lists, no prose: the lexicon's stem table lists every English word of it
-SKIPPED_FILES = {"templates/lexicon-stems.txt"}
+# generated word lists, no prose: the lexicon's stem table lists every English word of it, its
+# terms table every group as terms ("seed valu")
+SKIPPED_FILES = {"templates/lexicon-stems.txt", "templates/lexicon-terms.txt"}
 # (pattern, what it is): each one a kind of citation a reader cannot follow
 CITATIONS = [
     # (a seed of a random generator, or a database's seed data, is not one)

@@ -39,27 +39,23 @@ def test_the_packaged_lexicon_loads_and_bridges_korean_and_english():
     assert "pagin" in lx.expand(rank.terms("paging"))  # an English synonym group
 
 
-def test_the_packaged_lexicon_has_no_syntax_error():
-    """The packaged groups are split into entries only when analysed (Lexicon.add_packaged):
-    their syntax is checked here, as a team file's is when it is read."""
+REWRITE = (".venv/bin/python -c \"from judgment_toolkit.judgment import lexicon; "
+           "from judgment_toolkit import packaged; "
+           "open(packaged.path(lexicon.TERMS), 'w', encoding='utf-8').write("
+           "lexicon.terms_table(packaged.text('lexicon', lexicon.PACKAGED)))\"")
+
+
+def test_the_terms_table_is_the_packaged_lexicon_analysed():
+    """A process reads the packaged groups from templates/lexicon-terms.txt, never analysing
+    lexicon.txt: the table must be lexicon.txt's groups as the analysis reads them now, line for
+    line (when either changes, this fails and says how to write it again)."""
     from judgment_toolkit.judgment.deps import packaged_text
     text = packaged_text("lexicon", lexicon.PACKAGED)
+    assert packaged_text("lexicon", lexicon.TERMS) == lexicon.terms_table(text), (
+        f"templates/lexicon-terms.txt is not lexicon.txt's; write it again: {REWRITE}")
     found = lexicon.lines(text, "packaged")
     assert len(found) == len(lexicon.load()) > 700
-    assert [entries for _, entries in found] == [
-        [e.strip() for e in item[2].split(",")] for item in lexicon.load().items]
-
-
-def test_the_packaged_lexicon_is_written_folded():
-    """Lexicon._places finds a query's needles in the lines as they are, so the packaged lines
-    are written as analysis.fold would make them (NFKC, case folded): folding the whole file
-    in every hook process cost milliseconds. A team's lines are folded when added."""
-    from judgment_toolkit.judgment import analysis
-    from judgment_toolkit.judgment.deps import packaged_text
-    text = packaged_text("lexicon", lexicon.PACKAGED)
-    unfolded = [(n, line) for n, line in enumerate(text.splitlines(), 1)
-                if not line.startswith("#") and analysis.fold(line) != line]
-    assert unfolded == [], "write these lines of templates/lexicon.txt in lower case (NFKC)"
+    assert lexicon.load().groups() == [lexicon.analyse(where, entries) for where, entries in found]
 
 
 def test_a_team_lexicon_written_in_capitals_fires_as_folded():
@@ -107,19 +103,17 @@ QUERIES = ["Which message queue, RabbitMQ or SQS?", "mq 바꿀까요?", "배포 
 def fresh_lexicon():
     from judgment_toolkit.judgment.deps import packaged_text
     lx = lexicon.Lexicon()
-    lx.add_packaged(packaged_text("lexicon", lexicon.PACKAGED), "packaged")
+    lx.add_packaged(packaged_text("lexicon", lexicon.TERMS))
     return lx
 
 
 def test_a_lexicon_that_served_other_queries_fires_what_a_fresh_one_does():
-    """Each needle's places are kept across queries (Lexicon._places), whatever query first
+    """Each term's places are kept across queries (Lexicon._places), whatever query first
     asked for them: the groups a query fires do not depend on what came before it."""
     shared = fresh_lexicon()
     for question in QUERIES + QUERIES[::-1]:
         own = rank.terms(question)
         assert shared.fired(own) == fresh_lexicon().fired(own), question
-    # one needle ("queu"), two terms: a place that one query's words cannot fire is kept for
-    # the next query's
     team = "queue, fifo\nqueuing, waiting line\n"
     shared = lexicon.Lexicon()
     shared.add(lexicon.lines(team, "t"))
@@ -129,22 +123,36 @@ def test_a_lexicon_that_served_other_queries_fires_what_a_fresh_one_does():
         assert shared.fired(rank.terms(question)) == fresh.fired(rank.terms(question)) != []
 
 
-def test_each_needle_is_looked_for_once():
-    """A recall asks the lexicon for the same needles many times (the question, its header,
-    each candidate's question): the text is searched once a needle."""
+def test_the_groups_fired_are_those_of_every_group_read_whole():
+    """Lexicon.fired reads only the packaged lines holding one of the query's terms, a whole
+    term ("mq" is not in "mqtt", 배포 not in 배포판's 포판): what fires is what checking every
+    group would find, in the lexicon's order."""
+    groups = lexicon.load().groups()
+    for question in QUERIES + ["MQTT broker or a queue?", "m", "배포판은 어디서 받아?"]:
+        own = set(rank.terms(question))
+        whole = [(frozenset(t for entry in g if own.issuperset(entry) for t in entry), g)
+                 for g in groups]
+        assert fresh_lexicon().fired(own) == [(s, g) for s, g in whole if s], question
+
+
+def test_each_term_is_looked_for_once_and_only_its_lines_are_split():
+    """A recall asks the lexicon for the same terms many times (the question, its header, each
+    candidate's question): the text is searched once a term, and a line is split into its group
+    only when it holds one of them, not one line in ten here."""
     lx = fresh_lexicon()
     own = rank.terms("Which message queue, RabbitMQ or SQS?")
     lx.fired(own)
     searched = dict(lx.places)
-    assert set(searched) == {n for t in own for n in analysis.needles(t)}
+    assert set(searched) == set(own)
+    assert 0 < len(lx.parsed) < len(lx) / 10
     lx.fired(own)
     lx.fired(rank.terms("A queue for messages"))
-    assert all(lx.places[n] is places for n, places in searched.items())
+    assert all(lx.places[t] is places for t, places in searched.items())
 
 
 def test_the_kept_places_stay_bounded(monkeypatch):
     """A long-lived process (the MCP server) keeps one lexicon and asks it for ever new
-    needles: at PLACES_MAX kept, they are dropped and found again when asked."""
+    terms: at PLACES_MAX kept, they are dropped and found again when asked."""
     monkeypatch.setattr(lexicon, "PLACES_MAX", 3)
     lx = fresh_lexicon()
     for word in ["queue", "cache", "deploy", "rollback", "database"]:
@@ -338,13 +346,14 @@ def test_card_recall_reports_a_bad_team_lexicon(env, tmp_path):
 
 
 def test_a_bad_packaged_entry_names_its_line():
-    """Lexicon.add_packaged keeps lines unsplit and finds a line's number only for the message
-    of a bad entry (the packaged lexicon's own tests rule one out; the path is kept right)."""
-    lx = lexicon.Lexicon()
-    lx.add_packaged("# a comment\n\ndeploy, release\n  it, the  \n", "the packaged lexicon.txt")
-    assert len(lx) == 2
+    """The terms table is written from lexicon.txt by terms_table, which names the line of a bad
+    entry as a team file's reading does; comments and blank lines are not groups."""
+    text = "# a comment\n\ndeploy, release\n  it, the  \n"
     with pytest.raises(lexicon.LexiconError, match="the packaged lexicon.txt: line 4: the entry 'it'"):
-        lx.groups()
+        lexicon.terms_table(text)
+    lx = lexicon.Lexicon()
+    lx.add_packaged(lexicon.terms_table(text[:-len("  it, the  \n")]))
+    assert len(lx) == 1 and lx.groups() == [[("deploy",), ("releas",)]]
 
 
 def test_words_snowball_merges_with_another_meaning_keep_their_own_term():
