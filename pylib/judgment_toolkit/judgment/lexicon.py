@@ -97,40 +97,44 @@ class Lexicon:
         self.places = {}  # term -> where the packaged lines holding it start (_places)
         self.team = []  # the groups of add, analysed
         self.team_terms = {}  # term -> the indices in self.team of the groups holding it
-        self.count = None  # how many packaged lines there are (__len__)
+        self.starts = None  # where each packaged line starts, in order (_starts)
 
-    def add(self, found, analysed=None):
-        """Groups of lines() (a team's file), analysed unless `analysed` are their groups."""
-        for i, (where, entries) in enumerate(found):
-            group = analysed[i] if analysed else analyse(where, entries)
+    def add(self, found):
+        """The groups of lines() (a team's file), analysed now."""
+        for where, entries in found:
+            group = analyse(where, entries)
             for t in {t for entry in group for t in entry}:
                 self.team_terms.setdefault(t, []).append(len(self.team))
             self.team.append(group)
 
     def add_packaged(self, table):
         """The packaged groups: the text of their terms_table."""
-        self.text, self.parsed, self.places, self.count = table, {}, {}, None
+        self.text, self.parsed, self.places, self.starts = table, {}, {}, None
 
     def __len__(self):
-        if self.count is None:
-            self.count = sum(1 for line in self.text.split("\n") if line and line[0] != "#")
-        return self.count + len(self.team)
+        return len(self._starts()) + len(self.team)
 
     def groups(self):
         """Every group, analysed: the packaged ones in order, then a team's."""
-        starts, at = [], 0
-        for line in self.text.split("\n"):
-            if line and line[0] != "#":
-                starts.append(at)
-            at += len(line) + 1
-        return [self._group(at) for at in starts] + list(self.team)
+        return [self._group(at) for at in self._starts()] + list(self.team)
+
+    def _starts(self):
+        """Where each packaged line starts, in order (comments and blank lines left out)."""
+        if self.starts is None:
+            self.starts, at = [], 0
+            for line in self.text.split("\n"):
+                if line and line[0] != "#":
+                    self.starts.append(at)
+                at += len(line) + 1
+        return self.starts
 
     def _group(self, at):
+        """The group of the packaged line that starts at `at`, split once."""
         group = self.parsed.get(at)
         if group is None:
             end = self.text.find("\n", at)
-            group = self.parsed[at] = [tuple(entry.split(" "))
-                                       for entry in self.text[at:end].split(",")]
+            line = self.text[at:] if end == -1 else self.text[at:end]
+            group = self.parsed[at] = [tuple(entry.split(" ")) for entry in line.split(",")]
         return group
 
     def fired(self, own):

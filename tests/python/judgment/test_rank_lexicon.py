@@ -356,6 +356,13 @@ def test_a_bad_packaged_entry_names_its_line():
     assert len(lx) == 1 and lx.groups() == [[("deploy",), ("releas",)]]
 
 
+def test_the_last_line_of_a_table_without_a_line_end_is_read_whole():
+    lx = lexicon.Lexicon()
+    lx.add_packaged("# terms\ndeploy,releas\nqueue,fifo")
+    assert len(lx) == 2 and lx.groups() == [[("deploy",), ("releas",)], [("queue",), ("fifo",)]]
+    assert lx.fired(["fifo"]) == [(frozenset({"fifo"}), [("queue",), ("fifo",)])]
+
+
 def test_words_snowball_merges_with_another_meaning_keep_their_own_term():
     """docs/judgment-ledger.md, "Scoring", step 4 (Stem): Snowball stems production,
     productivity and product alike, responsive and response alike; as software teams write them
