@@ -93,7 +93,7 @@ def test_a_short_term_does_not_read_the_lexicon(costs):
     the groups holding one of the query's terms are read."""
     for n in (1_000, 10_000):
         assert costs[n]["groups"] > 300
-        # 25 of 3739 (the groups with a term of the question or of the candidates' questions
+        # 31 of 4271 (the groups with a term of the question or of the candidates' questions
         # read by the rule); reading every line that holds "m" or "p" read about half of them
         assert costs[n]["analysed"] <= 50, costs[n]
 
