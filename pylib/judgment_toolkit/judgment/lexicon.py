@@ -84,6 +84,14 @@ def terms_table(text, source=f"the packaged {PACKAGED}"):
             + "".join(",".join(map(" ".join, group)) + "\n" for group in parse(text, source)))
 
 
+def generated(text):
+    """{file of templates/: its text} of the two files generated from lexicon text: its terms
+    table (TERMS, read by this module) and its stem table (analysis.STEM_TABLE, read by the
+    analysis). After a change to lexicon.txt both are written again, with one command (REWRITE
+    of tests/python/judgment/ledger_helpers.py)."""
+    return {TERMS: terms_table(text), analysis.STEM_TABLE: analysis.stem_table(text)}
+
+
 class Lexicon:
     """The packaged groups kept as the lines of their terms_table, each split only when a query
     holds one of its terms (splitting all of them would cost a recall hook milliseconds), and a

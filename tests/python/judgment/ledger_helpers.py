@@ -19,6 +19,12 @@ from conftest import ROOT, SCRIPTS  # noqa: F401 (the one definition, tests/pyth
 LEDGER_SH = SCRIPTS / "judgment-ledger.sh"
 CARD_SH = SCRIPTS / "judgment-card.sh"
 PYLIB = ROOT / "pylib"
+# what writes the files generated from templates/lexicon.txt again (lexicon.generated): the tests
+# of each print it when its file is not the lexicon's
+LEXICON_REWRITE = (".venv/bin/python -c \"from judgment_toolkit.judgment import lexicon; "
+                   "from judgment_toolkit import packaged; "
+                   "[open(packaged.path(f), 'w', encoding='utf-8').write(t) for f, t in "
+                   "lexicon.generated(packaged.text('lexicon', lexicon.PACKAGED)).items()]\"")
 
 CARD = {
     "question": "Use Redis or Postgres for the job queue?",

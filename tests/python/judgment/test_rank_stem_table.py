@@ -1,27 +1,23 @@
 """The packaged stems of the lexicon's words (templates/lexicon-stems.txt; docs/judgment-ledger.md,
 "Cost"): judgment.analysis reads them instead of running Snowball, pure Python at tens of
 microseconds a word, on the words of a question and of the records read back that are lexicon
-words, in every hook process. The table is the stemmer's own output for exactly the lexicon's words, so a term is the
-same read from it or stemmed; counted, never timed. When the lexicon changes, the first test
-fails and prints the command that writes the table again (REWRITE).
+words, in every hook process. The table is the stemmer's own output for exactly the lexicon's
+words, so a term is the same read from it or stemmed; counted, never timed. When the lexicon
+changes, the first test fails and prints the command that writes it and the lexicon's terms
+table again (ledger_helpers.LEXICON_REWRITE).
 """
 import json
 
 from judgment_toolkit import packaged
 from judgment_toolkit.judgment import analysis, inject, lexicon
-from ledger_helpers import fresh_python, write_records
-
-
-REWRITE = (".venv/bin/python -c \"from judgment_toolkit.judgment import analysis; "
-           "from judgment_toolkit import packaged; "
-           "open(packaged.path(analysis.STEM_TABLE), 'w', encoding='utf-8').write("
-           "analysis.stem_table(packaged.text('lexicon', 'lexicon.txt')))\"")
+from ledger_helpers import LEXICON_REWRITE, fresh_python, write_records
 
 
 def test_the_table_is_the_stemmer_on_the_lexicon_words():
     written = packaged.text("lexicon", analysis.STEM_TABLE)
-    assert written == analysis.stem_table(packaged.text("lexicon", lexicon.PACKAGED)), (
-        f"templates/lexicon-stems.txt is not the lexicon's; write it again: {REWRITE}")
+    generated = lexicon.generated(packaged.text("lexicon", lexicon.PACKAGED))
+    assert written == generated[analysis.STEM_TABLE], (
+        f"templates/lexicon-stems.txt is not the lexicon's; write it again: {LEXICON_REWRITE}")
     assert len(analysis._TABLE) > 1000
     assert all(analysis._stem(w) == s for w, s in analysis._TABLE.items())
 
