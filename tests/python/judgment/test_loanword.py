@@ -33,11 +33,19 @@ def test_other_characters_have_no_key():
     assert loanword.hangul_key("ログ") is None and loanword.latin_key("v2") is None
 
 
-def test_a_short_key_is_not_used():
-    """Three consonants are shared by chance too often (출시 "release" and "cells")."""
-    assert loanword.hangul_key("출시") == loanword.latin_key("cells") == "SLS"
-    assert loanword.key("출시") is None and loanword.key("cells") is None
+def test_a_key_of_two_consonants_is_not_used():
+    """Two consonants are shared by chance too often (케이스 "case" and "keys" are both KS);
+    three are used (로스터 "roster"), four and more too (태블릿 "tablet")."""
+    assert loanword.hangul_key("케이스") == loanword.latin_key("keys") == "KS"
+    assert loanword.key("케이스") is None and loanword.key("keys") is None
+    assert loanword.key("로스터") == ("hangul", "LST") and loanword.key("roster") == ("latin", "LST")
     assert loanword.key("태블릿") == ("hangul", "TPLT") and loanword.key("tablet") == ("latin", "TPLT")
+
+
+def test_a_sino_korean_word_is_not_read_by_its_sound_whatever_its_key():
+    """출시 "release" has the key of "cells", 3 consonants; it has no syllable of a loanword."""
+    assert loanword.hangul_key("출시") == loanword.latin_key("cells") == "SLS"
+    assert loanword.key("출시") is None and loanword.key("cells") == ("latin", "SLS")
 
 
 def test_only_a_word_with_a_syllable_sino_korean_lacks_is_read_by_its_sound():
@@ -63,21 +71,31 @@ def _single_words_of_packaged_groups():
     return hangul, latin
 
 
-def test_on_the_packaged_lexicon_a_shared_key_is_mostly_a_translation():
-    """The claim of the module docstring, held: of the lexicon's single Korean words with a
-    key, far more share it with an English word of their own group than only with an English
-    word of another group."""
+def _shared_keys_by_length():
+    """{consonants of the key: [own, other]}: the lexicon's single Korean words with a key (see
+    `loanword.key`) that an English word of the lexicon has, sharing it with an English word
+    of their own group, or only with English words of other groups."""
     hangul, latin = _single_words_of_packaged_groups()
-    own = other = 0
+    counts = {}
     for word, group in hangul:
         sound = loanword.key(word)
         if sound is None or sound[1] not in latin:
             continue
-        if group in latin[sound[1]]:
-            own += 1
-        else:
-            other += 1
+        counts.setdefault(len(sound[1]), [0, 0])[group not in latin[sound[1]]] += 1
+    return counts
+
+
+def test_on_the_packaged_lexicon_a_shared_key_is_mostly_a_translation():
+    """The claim of the module docstring, held: of the lexicon's single Korean words with a
+    key of 4 consonants or more, far more share it with an English word of their own group
+    than only with an English word of another group; with a key of 3, more do, and that is why
+    a key is heard only among a question's candidates."""
+    counts = _shared_keys_by_length()
+    own, other = (sum(counts[n][i] for n in counts if n >= 4) for i in (0, 1))
     assert own >= 150 and own >= 8 * other, (own, other)
+    own3, other3 = counts[3]
+    assert own3 >= 150 and own3 > other3 * 1.3, (own3, other3)
+    assert min(counts) == loanword.MIN_KEY == 3
 
 
 LEDGER = [
@@ -123,6 +141,19 @@ def test_an_english_word_finds_the_decision_written_as_a_korean_loanword(tmp_pat
     for question, expected in (("Minimum display time for the splash?", ["d2"]),
                                ("Minimum display time for the banner?", [])):
         assert _found(ledger, question) == expected, question
+
+
+def test_a_loanword_of_three_consonants_finds_its_decision(tmp_path):
+    """Section "Recall for automatic injection", step 2, "Loanwords": 로스터 (LST) is the
+    record's "roster", a key of 3 consonants; the same question with a word of no such sound
+    (광고, "ad") in its place is not answered."""
+    ledger = _write(tmp_path / "ledger.jsonl", enumerate([
+        {"question": "Show the weekly roster on the home screen?", "answer": "yes, above the news",
+         "rationale": "crew open the app for it"},
+        {"question": "Which versions of Android do we support?", "answer": "Android 10 and later",
+         "rationale": "95% of our users"}]))
+    assert _found(ledger, "로스터 홈 화면에 보여줄까?") == ["d0"]
+    assert _found(ledger, "광고 홈 화면에 보여줄까?") == []
 
 
 def test_a_word_the_lexicon_translates_is_not_read_by_its_sound(ledger):
