@@ -75,7 +75,8 @@ ACCEPT_VALUE = 0.2  # ... whose answer gives the quantity an option offers (valu
 ACCEPT_CHOSEN = 0.1  # ... whose answer is an option, and whose question names two options
 ACCEPT_NAMED = 0.15  # ... a candidate alone naming an option, where none is accepted
 NAMED_SHARE = 0.5  # the share of an option's own words' idf that names it (_Offered.naming)
-NAMED_WORDS = 1.1  # ... at least this many times the idf of a word one record holds
+NAMED_WORDS = 1.1  # ... this many times the idf of a word one record holds, for the note
+NAMED_ALONE_WORDS = 1.0  # ... and for the one decision naming an option to answer (_named_alone)
 MARGIN = 0.8
 SAME_QUESTION = 0.6  # two records this alike answer the same question (Topic.same)
 SAME_CERTAIN = 0.7  # a later decision this close, and accepted by itself, is on the same question
@@ -120,7 +121,7 @@ def answers(path, project, question, options=(), env=None, header="", explain=No
     naming = offered.naming(judged, f"{header} {question}", idf, count) if judged else {}
     named = _named(naming)  # id(record) -> the one option its answer names
     if not accepted and judged:
-        accepted = _named_alone(judged, naming, named)
+        accepted = _named_alone(judged, naming, _named(naming, NAMED_ALONE_WORDS))
         admitted.update((id(rec), ADMITTED[5]) for _, rec in accepted)
     if accepted:
         parts = {id(rec): m["part"] for m, rec in accepted}  # accepted by themselves, MARGIN aside
@@ -181,7 +182,9 @@ def _named_alone(judged, naming, named):
     """[(features, record)] of the candidates whose answer alone names an option, where the
     rule accepts no other: each a record holding the question's subject, whose own question
     holds a word of the question asked and whose match reaches ACCEPT_NAMED, whose answer names
-    one option and no other (`named`: _named of `naming`, _Offered.naming), when no other
+    one option and no other (`named`: _named of `naming`, _Offered.naming, with as much idf
+    as one word that one record holds, NAMED_ALONE_WORDS: "a signed DPA" for "Only with a
+    DPA"; the note goes on that option with more, NAMED_WORDS), when no other
     candidate's answer names that option ("No, WireMock stubs" answered by "WireMock stubs of
     its API on staging"); two of them name two options, as a decision and the one that
     reversed it do (MARGIN and the topics apply to them as to any other). [] when none is."""
@@ -214,7 +217,7 @@ def _reversed_choice(judged, topic, naming):
     # later: decided later, or in the same second on a later line of the ledger (as topics orders)
     pool = [(m["match"], rec, (time_key(rec["decided_at"]), m["offset"]), _tag_set(rec))
             for m, rec in judged[:REVERSAL_CANDIDATES]]
-    named = _named(naming, enough=False)  # id(record) -> the one option it names
+    named = _named(naming, 0)  # id(record) -> the one option it names
 
     def option(rec):
         """The one option the answer chose (Topic.chose, read once a record), else the one
@@ -585,18 +588,18 @@ class _Offered:
         return next(self._held(_string(rec, "answer")), None) is not None
 
     def naming(self, judged, asked, idf, count):
-        """{option: [(id(record), enough)]} of the candidates (`judged`) whose answer names
+        """{option: [(id(record), said)]} of the candidates (`judged`) whose answer names
         each option's own words (those of its label that the header and question, `asked`, do
         not hold, generic words and words of a change aside, and the option's values): NAMED_SHARE
-        of their idf at least; `enough` when that is NAMED_WORDS times the idf of a word that
-        one of the project's `count` records holds, or more. A word is named as itself or as a
+        of their idf at least; `said`, the idf named as a multiple of the idf of a word that one
+        of the project's `count` records holds (_named asks NAMED_WORDS of it). A word is named as itself or as a
         lexicon entry of a group it fires, spelled by whole words of the answer (a piece of a
         longer Korean word is not the word: 로그 "log" is not in 로그인 "login")."""
         from . import analysis, rank
         generic, change = generic_words(), change_terms()
         known = self.named(asked)
         rare = max(idf.values()) if idf else 1.0
-        least = NAMED_WORDS * rank.idf(count, 1)
+        one = rank.idf(count, 1)
         answers = [(id(rec), _polar(_string(rec, "answer"))) for _, rec in judged]
         out = {}
         for label, option in self.offered:
@@ -618,7 +621,7 @@ class _Offered:
                             for sources, group in fired):
                         held += weight[w]
                 if held >= NAMED_SHARE * total:
-                    out.setdefault(option, []).append((key, held >= least))
+                    out.setdefault(option, []).append((key, held / one))
         return out
 
     def options_within(self, text):
@@ -667,17 +670,17 @@ class _Offered:
                     yield option
 
 
-def _named(naming, enough=True):
-    """{id(record): the one option its answer names} (_Offered.naming), enough of its words
-    (with `enough` False: half of their idf is enough, _reversed_choice), of the records that
-    name no other option: an answer naming two options ("Chrome, Edge, Firefox, Safari" for
-    "chrome만 / chrome+safari") chose neither alone."""
+def _named(naming, words=NAMED_WORDS):
+    """{id(record): the one option its answer names} (_Offered.naming), `words` times the idf
+    of a word that one record holds at least (0: half of the option's own words' idf is enough,
+    _reversed_choice), of the records that name no other option: an answer naming two options
+    ("Chrome, Edge, Firefox, Safari" for "chrome만 / chrome+safari") chose neither alone."""
     options = {}
     for option, names in naming.items():
         for key, said in names:
             options.setdefault(key, []).append((option, said))
     return {key: named[0][0] for key, named in options.items()
-            if len(named) == 1 and (named[0][1] or not enough)}
+            if len(named) == 1 and named[0][1] >= words}
 
 
 _CLAUSE = None  # compiled on first use (_polar)

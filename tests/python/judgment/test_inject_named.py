@@ -44,6 +44,35 @@ def test_two_decisions_naming_the_option_leave_the_question_unanswered(tmp_path)
                           header="Refund test") == []
 
 
+EXPORT = decision("export", "Who can export the webhook delivery logs?",
+                  "Merchants export their own as CSV; support staff only with a signed DPA")
+AUDIT = "An auditor from a partner bank asks for last week's webhook logs. Do we hand them over?"
+AUDIT_LABELS = ["Only with a DPA", "Send them by email"]
+
+
+def test_one_rare_word_of_an_option_is_enough_to_answer_but_not_to_place_the_note(tmp_path):
+    """"Only with a DPA": the answer names the option's one own word that one record holds
+    (DPA), as much idf as such a word (NAMED_ALONE_WORDS): the decision answers. The hook's note
+    goes on an option by this test only with more (NAMED_WORDS: two rare words); here it goes
+    where option_of puts it."""
+    path = ledger_of(tmp_path, EXPORT)
+    judged, idf, count = inject._judged(path, "shop", AUDIT, AUDIT_LABELS, None, "Audit request")
+    naming = inject._Offered(AUDIT_LABELS, None).naming(judged, f"Audit request {AUDIT}", idf, count)
+    [(key, said)] = naming["Only with a DPA"]
+    assert inject.NAMED_ALONE_WORDS <= said < inject.NAMED_WORDS
+    explain = {}
+    found = inject.answers(path, "shop", AUDIT, AUDIT_LABELS, header="Audit request", explain=explain)
+    assert ids(found) == ["export"] and explain == {"export": "alone names an option"}
+    assert "option" not in found[0]
+
+
+def test_one_rare_word_answers_only_the_one_decision_naming_it(tmp_path):
+    """Another decision whose answer says DPA too: the word no longer singles out one."""
+    dpa = decision("dpa", "Do enterprise customers get a DPA?", "Yes, our standard DPA on request")
+    assert inject.answers(ledger_of(tmp_path, EXPORT, dpa), "shop", AUDIT, AUDIT_LABELS,
+                          header="Audit request") == []
+
+
 def test_a_candidate_under_the_least_match_does_not_answer(tmp_path):
     """The option's words alone are not enough: the decision must come near the question
     (ACCEPT_NAMED), as a question that shares only the option's words does not."""
