@@ -592,9 +592,10 @@ class _Offered:
         each option's own words (those of its label that the header and question, `asked`, do
         not hold, generic words and words of a change aside, and the option's values): NAMED_SHARE
         of their idf at least; `said`, the idf named as a multiple of the idf of a word that one
-        of the project's `count` records holds (_named asks NAMED_WORDS of it). A word is named as itself or as a
-        lexicon entry of a group it fires, spelled by whole words of the answer (a piece of a
-        longer Korean word is not the word: 로그 "log" is not in 로그인 "login")."""
+        of the project's `count` records holds (_named asks NAMED_WORDS of it). A word is named
+        as itself or as a lexicon entry of a group it fires, spelled by whole words of the
+        answer (a piece of a longer Korean word is not the word: 로그 "log" is not in 로그인
+        "login")."""
         from . import analysis, rank
         generic, change = generic_words(), change_terms()
         known = self.named(asked)
