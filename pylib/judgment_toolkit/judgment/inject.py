@@ -52,7 +52,8 @@ The rule's other tests (docs, same section): an offered answer must come from a 
 own question shares a word with the question, and is enough from ACCEPT_OFFERED; so is the
 quantity an option offers ("30일" for "30 days"), from ACCEPT_VALUE; where none is accepted,
 each candidate that alone names an option's own words is, from ACCEPT_NAMED (_named_alone);
-where none is still, a decision and its reversal among the best REVERSAL_CANDIDATES answer
+where none is still, the best candidate whose answer names two options or more
+(_naming_several); where none is still, a decision and its reversal among the best REVERSAL_CANDIDATES answer
 together when they chose two different options of the question (_reversed_choice);
 a question whose options are numbers, most of them, is answered only by a record whose answer
 holds a value, and one whose options name two things or more, by none whose answer is a value
@@ -123,6 +124,9 @@ def answers(path, project, question, options=(), env=None, header="", explain=No
     if not accepted and judged:
         accepted = _named_alone(judged, naming, _named(naming, NAMED_ALONE_WORDS))
         admitted.update((id(rec), ADMITTED[5]) for _, rec in accepted)
+    if not accepted and judged:
+        accepted = _naming_several(judged, naming)
+        admitted.update((id(rec), ADMITTED[7]) for _, rec in accepted)
     if accepted:
         parts = {id(rec): m["part"] for m, rec in accepted}  # accepted by themselves, MARGIN aside
         best = {}  # the best match of each part (0: the question as a whole)
@@ -151,7 +155,7 @@ def answers(path, project, question, options=(), env=None, header="", explain=No
 # The tests of the rule that accept a candidate (_admits), as `explain` names them
 ADMITTED = ("match", "quantity offered", "chose one option", "offered answer",
             "offered answer, its question naming two options", "alone names an option",
-            "reversed one option for another")
+            "reversed one option for another", "names several options")
 
 
 def _admits(m, rec, given, topic, offered):
@@ -192,6 +196,21 @@ def _named_alone(judged, naming, named):
     found = [(m, rec) for m, rec in judged if id(rec) in alone and m["subject"]
              and m["asked_q"] > 0 and m["match"] >= ACCEPT_NAMED]
     return found
+
+
+def _naming_several(judged, naming):
+    """[(features, record)] of the best candidate, where the rule accepts none, when its
+    answer names the own words of two options or more (_Offered.naming): a past decision
+    between the alternatives the question offers, whichever it chose ("구글, 애플, 카카오 +
+    게스트" for "구글·애플·카카오 + 게스트 / 구글·애플만 / 네이버 추가"), held to what
+    _named_alone asks of a candidate (the question's subject, a word of the question asked in
+    its own, ACCEPT_NAMED). Only the best: the others were right less often. [] when it is
+    not."""
+    m, rec = judged[0]
+    options = sum(any(key == id(rec) for key, _ in names) for names in naming.values())
+    if options >= 2 and m["subject"] and m["asked_q"] > 0 and m["match"] >= ACCEPT_NAMED:
+        return [(m, rec)]
+    return []
 
 
 def _reversed_choice(judged, topic, naming):

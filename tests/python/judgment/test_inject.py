@@ -436,9 +436,12 @@ def test_a_past_choice_named_in_the_answer_alone_is_recalled(tmp_path):
     assert match[1]["id"] == "mailq"
     assert inject.ACCEPT_CHOSEN <= match[0]["match"] < inject.ACCEPT_OFFERED
     assert ids(inject.answers(str(path), "shop", question, labels)) == ["mailq"]
-    # the answer that chose two options says nothing of which: the question names one only
+    # the answer that chose two options is no choice of one (the question names one only): it
+    # comes in only as the best candidate naming two options, its note under the question
     write_records(path, TEAM + [dict(queue, answer="SQS for mail, RabbitMQ for the rest")])
-    assert inject.answers(str(path), "shop", question, labels) == []
+    explain = {}
+    found = inject.answers(str(path), "shop", question, labels, explain=explain)
+    assert explain == {"mailq": "names several options"} and "option" not in found[0]
 
 
 @pytest.mark.parametrize("labels, answer, named, holds", [

@@ -73,6 +73,38 @@ def test_one_rare_word_answers_only_the_one_decision_naming_it(tmp_path):
                           header="Audit request") == []
 
 
+SIGNIN = decision("signin", "Which login methods does the app support?",
+                  "Google, Apple and Kakao, plus a guest mode that links an account once")
+LOGIN = "Laying out the login screen: which social buttons go on it?"
+LOGIN_LABELS = ["Google, Apple, Kakao + guest", "Google and Apple only", "Add Naver"]
+
+
+def test_the_best_candidate_naming_two_options_answers(tmp_path):
+    """Its answer names the words of two options (Google, Apple, Kakao and guest; Google and
+    Apple), so it chose neither alone and no option's note is its, but it is a past decision
+    between the alternatives offered: the best candidate answers, by this test only, under
+    every other test's threshold."""
+    path = ledger_of(tmp_path, SIGNIN)
+    [(m, rec)] = inject.judge(path, "shop", LOGIN, LOGIN_LABELS, header="Login")[:1]
+    assert rec["id"] == "signin" and inject.ACCEPT_NAMED <= m["match"] < inject.ACCEPT_OFFERED
+    explain = {}
+    found = inject.answers(path, "shop", LOGIN, LOGIN_LABELS, header="Login", explain=explain)
+    assert ids(found) == ["signin"] and explain == {"signin": "names several options"}
+    assert "option" not in found[0]
+
+
+def test_a_candidate_naming_two_options_below_the_best_does_not_answer(tmp_path):
+    """Only the best candidate is read so: below a better one that no test accepts and that
+    names no option (a decision on the login screen's background), the same decision answers
+    nothing."""
+    screen = decision("screen", "Dark or light background on the login screen?", "light")
+    path = ledger_of(tmp_path, SIGNIN, screen)
+    judged = inject.judge(path, "shop", LOGIN, LOGIN_LABELS, header="Login")
+    assert [rec["id"] for _, rec in judged][:2] == ["screen", "signin"]
+    assert judged[0][0]["match"] < inject.ACCEPT
+    assert inject.answers(path, "shop", LOGIN, LOGIN_LABELS, header="Login") == []
+
+
 def test_a_candidate_under_the_least_match_does_not_answer(tmp_path):
     """The option's words alone are not enough: the decision must come near the question
     (ACCEPT_NAMED), as a question that shares only the option's words does not."""
