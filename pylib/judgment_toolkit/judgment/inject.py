@@ -53,8 +53,8 @@ own question shares a word with the question, and is enough from ACCEPT_OFFERED;
 quantity an option offers ("30일" for "30 days"), from ACCEPT_VALUE; where none is accepted,
 each candidate that alone names an option's own words is, from ACCEPT_NAMED (_named_alone);
 where none is still, the best candidate whose answer names two options or more
-(_naming_several); where none is still, a decision and its reversal among the best REVERSAL_CANDIDATES answer
-together when they chose two different options of the question (_reversed_choice);
+(_naming_several); where none is still, a decision and its reversal among the best
+REVERSAL_CANDIDATES answer together when they chose two different options of the question (_reversed_choice);
 a question whose options are numbers, most of them, is answered only by a record whose answer
 holds a value, and one whose options name two things or more, by none whose answer is a value
 alone (judgment.values); a record whose question names a rival of what the question names
@@ -193,22 +193,25 @@ def _named_alone(judged, naming, named):
     its API on staging"); two of them name two options, as a decision and the one that
     reversed it do (MARGIN and the topics apply to them as to any other). [] when none is."""
     alone = {key for key, option in named.items() if len(naming[option]) == 1}
-    found = [(m, rec) for m, rec in judged if id(rec) in alone and m["subject"]
-             and m["asked_q"] > 0 and m["match"] >= ACCEPT_NAMED]
-    return found
+    return [(m, rec) for m, rec in judged if id(rec) in alone and _may_name(m)]
+
+
+def _may_name(m):
+    """Whether a candidate whose features are `m` may answer by the options its answer names
+    (_named_alone, _naming_several): it holds the question's subject, its own question a word
+    of the question asked, and its match reaches ACCEPT_NAMED."""
+    return m["subject"] and m["asked_q"] > 0 and m["match"] >= ACCEPT_NAMED
 
 
 def _naming_several(judged, naming):
     """[(features, record)] of the best candidate, where the rule accepts none, when its
     answer names the own words of two options or more (_Offered.naming): a past decision
     between the alternatives the question offers, whichever it chose ("구글, 애플, 카카오 +
-    게스트" for "구글·애플·카카오 + 게스트 / 구글·애플만 / 네이버 추가"), held to what
-    _named_alone asks of a candidate (the question's subject, a word of the question asked in
-    its own, ACCEPT_NAMED). Only the best: the others were right less often. [] when it is
-    not."""
+    게스트" for "구글·애플·카카오 + 게스트 / 구글·애플만 / 네이버 추가"), and a candidate that may
+    answer so (_may_name, as _named_alone asks). Only the best: the others were right less
+    often. [] when it is not."""
     m, rec = judged[0]
-    options = sum(any(key == id(rec) for key, _ in names) for names in naming.values())
-    if options >= 2 and m["subject"] and m["asked_q"] > 0 and m["match"] >= ACCEPT_NAMED:
+    if len(_by_record(naming).get(id(rec), ())) >= 2 and _may_name(m):
         return [(m, rec)]
     return []
 
@@ -695,12 +698,17 @@ def _named(naming, words=NAMED_WORDS):
     of a word that one record holds at least (0: half of the option's own words' idf is enough,
     _reversed_choice), of the records that name no other option: an answer naming two options
     ("Chrome, Edge, Firefox, Safari" for "chrome만 / chrome+safari") chose neither alone."""
+    return {key: named[0][0] for key, named in _by_record(naming).items()
+            if len(named) == 1 and named[0][1] >= words}
+
+
+def _by_record(naming):
+    """{id(record): [(option, said)]}: _Offered.naming by the record that names the options."""
     options = {}
     for option, names in naming.items():
         for key, said in names:
             options.setdefault(key, []).append((option, said))
-    return {key: named[0][0] for key, named in options.items()
-            if len(named) == 1 and named[0][1] >= words}
+    return options
 
 
 _CLAUSE = None  # compiled on first use (_polar)

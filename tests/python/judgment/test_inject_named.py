@@ -36,14 +36,6 @@ def test_the_one_decision_whose_answer_names_an_option_answers(tmp_path):
     assert found[0]["option"] == "No, WireMock stubs"  # where the hook puts its note
 
 
-def test_two_decisions_naming_the_option_leave_the_question_unanswered(tmp_path):
-    """Another decision whose answer names the same option's words (on another subject): the
-    option's words no longer single out one past choice."""
-    push = decision("push", "How do the mobile app tests fake the push service?", "WireMock stubs of FCM")
-    assert inject.answers(ledger_of(tmp_path, MOCKS, push), "shop", ASKED, LABELS,
-                          header="Refund test") == []
-
-
 EXPORT = decision("export", "Who can export the webhook delivery logs?",
                   "Merchants export their own as CSV; support staff only with a signed DPA")
 AUDIT = "An auditor from a partner bank asks for last week's webhook logs. Do we hand them over?"
@@ -66,11 +58,18 @@ def test_one_rare_word_of_an_option_is_enough_to_answer_but_not_to_place_the_not
     assert "option" not in found[0]
 
 
-def test_one_rare_word_answers_only_the_one_decision_naming_it(tmp_path):
-    """Another decision whose answer says DPA too: the word no longer singles out one."""
-    dpa = decision("dpa", "Do enterprise customers get a DPA?", "Yes, our standard DPA on request")
-    assert inject.answers(ledger_of(tmp_path, EXPORT, dpa), "shop", AUDIT, AUDIT_LABELS,
-                          header="Audit request") == []
+@pytest.mark.parametrize("records, asked, labels, header", [
+    ((MOCKS, decision("push", "How do the mobile app tests fake the push service?",
+                      "WireMock stubs of FCM")), ASKED, LABELS, "Refund test"),
+    # one rare word as well: another decision whose answer says DPA too
+    ((EXPORT, decision("dpa", "Do enterprise customers get a DPA?",
+                       "Yes, our standard DPA on request")), AUDIT, AUDIT_LABELS, "Audit request"),
+], ids=["two words", "one rare word"])
+def test_two_decisions_naming_the_option_leave_the_question_unanswered(tmp_path, records, asked,
+                                                                       labels, header):
+    """Another decision whose answer names the same option's words (on another subject): the
+    option's words no longer single out one past choice."""
+    assert inject.answers(ledger_of(tmp_path, *records), "shop", asked, labels, header=header) == []
 
 
 SIGNIN = decision("signin", "Which login methods does the app support?",
